@@ -1,0 +1,138 @@
+package coerce
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The sentinel errors. Every error returned by this package wraps exactly one
+// of them, so callers can branch with errors.Is without parsing messages.
+var (
+	// ErrSyntax: text that had to be parsed (JSON text, a numeric or boolean
+	// string, a type expression) is malformed.
+	ErrSyntax = errors.New("invalid syntax")
+	// ErrKind: the value is of a kind that cannot become the declared type,
+	// such as a plain word declared object, or NaN declared string.
+	ErrKind = errors.New("wrong kind")
+	// ErrPrecision: converting would lose information, such as 5.5 declared
+	// integer or 1e400, which no float64 holds.
+	ErrPrecision = errors.New("would lose precision")
+	// ErrUnknownType: the declared type is not a type this package knows.
+	ErrUnknownType = errors.New("unknown type")
+	// ErrLimit: the value is nested deeper or is larger than the configured
+	// limits allow (cyclic maps and slices end here too).
+	ErrLimit = errors.New("limit exceeded")
+)
+
+// Error reports a value that could not be converted to its declared type.
+// When one call finds several, it returns them joined with errors.Join, in
+// the order of their paths; errors.As finds the first.
+type Error struct {
+	// Path is the JSON Pointer (RFC 6901) of the failing value inside the
+	// argument, e.g. "/tasks/0/id"; it is empty for the value itself.
+	Path string
+	// Declared is the type that was wanted there, in canonical form
+	// (e.g. "list[integer]").
+	Declared string
+	// Value is the value found there, as it was.
+	Value any
+	// Err is one of ErrSyntax, ErrKind, ErrPrecision, ErrUnknownType, ErrLimit.
+	Err error
+	// Detail says more, e.g. where JSON text went wrong; it may be empty.
+	Detail string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("coerce: ")
+	if e.Path != "" {
+		b.WriteString(e.Path)
+		b.WriteString(": ")
+	}
+	if e.Declared != "" {
+		b.WriteString("want ")
+		b.WriteString(e.Declared)
+		b.WriteString(", found ")
+		b.WriteString(describe(e.Value))
+		b.WriteString(": ")
+	}
+	if e.Err != nil {
+		b.WriteString(e.Err.Error())
+	}
+	if e.Detail != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Detail)
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// describe names a value's kind for an error message, with a short excerpt of
+// scalars so that the message alone identifies the culprit.
+func describe(v any) string {
+	const max = 40
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		if len(v) > max {
+			cut := max
+			for cut > 0 && !utf8.RuneStart(v[cut]) {
+				cut--
+			}
+			return "string " + strconv.Quote(v[:cut]) + "..."
+		}
+		return "string " + strconv.Quote(v)
+	case bool:
+		return "boolean " + strconv.FormatBool(v)
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	}
+	switch kindOf(v) {
+	case kindNumber:
+		s := fmt.Sprint(v)
+		if len(s) > max {
+			s = s[:max] + "..."
+		}
+		return "number " + s
+	case kindObject:
+		return fmt.Sprintf("object (%T)", v)
+	case kindArray:
+		return fmt.Sprintf("array (%T)", v)
+	case kindString:
+		return fmt.Sprintf("string (%T)", v)
+	case kindBool:
+		return fmt.Sprintf("boolean (%T)", v)
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// appendPointerToken appends "/" and key escaped as RFC 6901 asks.
+func pointerToken(key string) string {
+	if !strings.ContainsAny(key, "~/") {
+		return "/" + key
+	}
+	return "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
+}
+
+// joinErrors turns the errors of one call into its result: nil, the *Error
+// itself, or all of them joined.
+func joinErrors(errs []*Error) error {
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errs[0]
+	}
+	list := make([]error, len(errs))
+	for i, e := range errs {
+		list[i] = e
+	}
+	return errors.Join(list...)
+}

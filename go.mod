@@ -1,0 +1,3 @@
+module github.com/coerce-go/coerce
+
+go 1.24

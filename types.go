@@ -1,0 +1,549 @@
+package coerce
+
+import (
+	"encoding/json"
+	"maps"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// kind is the JSON kind of a Go value, as encoding/json would write it.
+type kind uint8
+
+const (
+	kindInvalid kind = iota // channels, funcs, complex numbers: no JSON form
+	kindNull
+	kindBool
+	kindNumber
+	kindString
+	kindArray
+	kindObject
+	kindRaw // json.RawMessage: JSON text whose kind is whatever it holds
+)
+
+// kindOf is allocation-free for the types encoding/json decodes into and for
+// Go's scalar types; other values are classified by reflection.
+func kindOf(v any) kind {
+	switch v.(type) {
+	case nil:
+		return kindNull
+	case string:
+		return kindString
+	case bool:
+		return kindBool
+	case float64, json.Number, int, int64, float32, int32, int16, int8, uint, uint64, uint32, uint16, uint8, uintptr:
+		return kindNumber
+	case map[string]any:
+		return kindObject
+	case []any:
+		return kindArray
+	case json.RawMessage:
+		return kindRaw
+	}
+	return reflectKind(reflect.ValueOf(v))
+}
+
+var rawMessageType = reflect.TypeFor[json.RawMessage]()
+
+func reflectKind(rv reflect.Value) kind {
+	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
+		if rv.IsNil() {
+			return kindNull
+		}
+		rv = rv.Elem()
+	}
+	switch rv.Kind() {
+	case reflect.String:
+		return kindString
+	case reflect.Bool:
+		return kindBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return kindNumber
+	case reflect.Map:
+		if rv.Type().Key().Kind() == reflect.String {
+			return kindObject
+		}
+	case reflect.Struct:
+		return kindObject
+	case reflect.Slice:
+		if rv.Type() == rawMessageType {
+			return kindRaw
+		}
+		if rv.Type().Elem().Kind() == reflect.Uint8 {
+			return kindString // encoding/json writes []byte as base64 text
+		}
+		return kindArray
+	case reflect.Array:
+		return kindArray
+	}
+	return kindInvalid
+}
+
+// typeKind is what a Type declares.
+type typeKind uint8
+
+const (
+	typeAny typeKind = iota
+	typeNull
+	typeBoolean
+	typeInteger
+	typeNumber
+	typeString
+	typeArray
+	typeObject
+	typeUnion
+)
+
+// valueKind is the kind of value a member of this type kind holds, used to
+// try a union's members of the value's own kind first.
+func (k typeKind) valueKind() kind {
+	switch k {
+	case typeNull:
+		return kindNull
+	case typeBoolean:
+		return kindBool
+	case typeInteger, typeNumber:
+		return kindNumber
+	case typeString:
+		return kindString
+	case typeArray:
+		return kindArray
+	case typeObject:
+		return kindObject
+	}
+	return kindInvalid
+}
+
+// A Type is a parsed declared type: a JSON type, possibly with element,
+// property or member types. Types come from ParseType and from schemas; they
+// are immutable and safe for concurrent use.
+type Type struct {
+	kind    typeKind
+	members []*Type          // typeUnion: two or more alternatives, none a union, none any
+	prefix  []*Type          // typeArray: types of the leading elements (tuple, prefixItems)
+	elem    *Type            // typeArray: type of the other elements; nil is any
+	props   map[string]*Type // typeObject: types of named properties
+	rest    *Type            // typeObject: type of the other properties' values; nil is any
+	name    string           // canonical form, for String and error messages
+}
+
+// Predeclared types: shared so that the common declarations allocate nothing.
+var (
+	anyType     = &Type{kind: typeAny, name: "any"}
+	nullType    = &Type{kind: typeNull, name: "null"}
+	booleanType = &Type{kind: typeBoolean, name: "boolean"}
+	integerType = &Type{kind: typeInteger, name: "integer"}
+	numberType  = &Type{kind: typeNumber, name: "number"}
+	stringType  = &Type{kind: typeString, name: "string"}
+	arrayType   = &Type{kind: typeArray, name: "array"}
+	objectType  = &Type{kind: typeObject, name: "object"}
+)
+
+// String returns the type's canonical form, such as "list[integer]",
+// "dict[string, any]" or "integer | null". For the types of ParseType it
+// parses back to an equal type.
+func (t *Type) String() string {
+	if t == nil {
+		return "any"
+	}
+	return t.name
+}
+
+// isAny reports whether every value conforms to t; a nil *Type is any.
+func (t *Type) isAny() bool { return t == nil || t.kind == typeAny }
+
+// field is the declared type of property key of an object type.
+func (t *Type) field(key string) *Type {
+	if f, ok := t.props[key]; ok {
+		return f
+	}
+	return t.rest
+}
+
+// item is the declared type of element i of an array type.
+func (t *Type) item(i int) *Type {
+	if i < len(t.prefix) {
+		return t.prefix[i]
+	}
+	return t.elem
+}
+
+// hasMember reports whether t is, or is a union with, a member of kind k.
+func (t *Type) hasMember(k typeKind) bool {
+	if t.kind == typeUnion {
+		for _, m := range t.members {
+			if m.kind == k {
+				return true
+			}
+		}
+		return false
+	}
+	return t.kind == k
+}
+
+func newList(elem *Type) *Type {
+	if elem.isAny() {
+		return arrayType
+	}
+	return &Type{kind: typeArray, elem: elem, name: "list[" + elem.name + "]"}
+}
+
+func newDict(value *Type) *Type {
+	if value.isAny() {
+		return objectType
+	}
+	return &Type{kind: typeObject, rest: value, name: "dict[string, " + value.name + "]"}
+}
+
+func newTuple(items []*Type) *Type {
+	names := make([]string, len(items))
+	for i, it := range items {
+		names[i] = it.String()
+	}
+	return &Type{kind: typeArray, prefix: items, name: "tuple[" + strings.Join(names, ", ") + "]"}
+}
+
+// newUnion flattens nested unions and drops repeated members; a union with
+// an any member is any, and a union of one member is that member.
+func newUnion(alts []*Type) *Type {
+	var members []*Type
+	seen := map[string]bool{}
+	for _, a := range alts {
+		list := []*Type{a}
+		if a.kind == typeUnion {
+			list = a.members
+		}
+		for _, m := range list {
+			if m.isAny() {
+				return anyType
+			}
+			if !seen[m.name] {
+				seen[m.name] = true
+				members = append(members, m)
+			}
+		}
+	}
+	if len(members) == 1 {
+		return members[0]
+	}
+	names := make([]string, len(members))
+	for i, m := range members {
+		names[i] = m.name
+	}
+	return &Type{kind: typeUnion, members: members, name: strings.Join(names, " | ")}
+}
+
+// ParseType parses a declared type. Names are case-insensitive and spaces
+// are ignored:
+//
+//	string, str                      integer, int (and Go's int8 ... uint64)
+//	object, dict, map, mapping       number, float, double (and float32, float64)
+//	array, list, tuple, set          boolean, bool
+//	null, none, nil                  any, interface{} (and the empty string)
+//
+// Generic forms: list[T] (also set[T], tuple[T, ...], array[T]),
+// tuple[A, B], []T, dict[str, T] (also mapping[str, T], map[str, T]),
+// map[string]T, Optional[T], Union[A, B], A | B. Object keys are strings:
+// another key type is an error, as are unknown names and malformed syntax.
+// The error is an *Error wrapping ErrUnknownType or ErrSyntax.
+func ParseType(expr string) (*Type, error) {
+	p := typeParser{src: expr}
+	t := p.unionAt(0)
+	if p.err == nil && p.peek() != 0 {
+		p.fail(ErrSyntax, "unexpected "+p.rest())
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	return t, nil
+}
+
+// MustParseType is like ParseType but panics on error; it is meant for
+// package-level variables initialised from constant expressions.
+func MustParseType(expr string) *Type {
+	t, err := ParseType(expr)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+type typeParser struct {
+	src string
+	pos int
+	err *Error
+}
+
+func (p *typeParser) fail(sentinel error, detail string) {
+	if p.err == nil {
+		p.err = &Error{Err: sentinel, Detail: "type " + quote(p.src) + ": " + detail}
+	}
+}
+
+func quote(s string) string { return "\"" + s + "\"" }
+
+func (p *typeParser) skipSpace() {
+	for p.pos < len(p.src) && (p.src[p.pos] == ' ' || p.src[p.pos] == '\t' || p.src[p.pos] == '\n' || p.src[p.pos] == '\r') {
+		p.pos++
+	}
+}
+
+// peek returns the next non-space byte, or 0 at the end.
+func (p *typeParser) peek() byte {
+	p.skipSpace()
+	if p.pos < len(p.src) {
+		return p.src[p.pos]
+	}
+	return 0
+}
+
+func (p *typeParser) rest() string {
+	if p.pos >= len(p.src) {
+		return "end"
+	}
+	return quote(p.src[p.pos:])
+}
+
+func (p *typeParser) accept(c byte) bool {
+	if p.peek() == c {
+		p.pos++
+		return true
+	}
+	return false
+}
+
+func (p *typeParser) expect(c byte) {
+	if !p.accept(c) {
+		p.fail(ErrSyntax, "want "+quote(string(c))+", found "+p.rest())
+	}
+}
+
+// ident reads a name, lowercased; "interface{}" counts as one name.
+func (p *typeParser) ident() string {
+	p.skipSpace()
+	start := p.pos
+	for p.pos < len(p.src) {
+		c := p.src[p.pos]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '.' || p.pos > start && c >= '0' && c <= '9' {
+			p.pos++
+			continue
+		}
+		break
+	}
+	name := strings.ToLower(p.src[start:p.pos])
+	if name == "interface" && strings.HasPrefix(p.src[p.pos:], "{}") {
+		p.pos += 2
+		name = "any"
+	}
+	return strings.TrimPrefix(name, "typing.")
+}
+
+const maxTypeDepth = 100
+
+func (p *typeParser) unionAt(depth int) *Type {
+	alts := []*Type{p.term(depth)}
+	for p.err == nil && p.accept('|') {
+		alts = append(alts, p.term(depth))
+	}
+	if p.err != nil {
+		return nil
+	}
+	return newUnion(alts)
+}
+
+// args parses "[A, B, ...]" after a generic name.
+func (p *typeParser) args(depth int) []*Type {
+	var list []*Type
+	for p.err == nil {
+		if p.peek() == '.' && strings.HasPrefix(p.src[p.pos:], "...") {
+			p.pos += 3
+			list = append(list, nil) // tuple[T, ...]
+		} else {
+			list = append(list, p.unionAt(depth+1))
+		}
+		if !p.accept(',') {
+			break
+		}
+	}
+	p.expect(']')
+	return list
+}
+
+var simpleTypes = map[string]*Type{
+	"string": stringType, "str": stringType,
+	"object": objectType, "dict": objectType, "map": objectType, "mapping": objectType,
+	"array": arrayType, "list": arrayType, "tuple": arrayType, "set": arrayType,
+	"integer": integerType, "int": integerType,
+	"int8": integerType, "int16": integerType, "int32": integerType, "int64": integerType,
+	"uint": integerType, "uint8": integerType, "uint16": integerType, "uint32": integerType, "uint64": integerType,
+	"number": numberType, "float": numberType, "double": numberType, "float32": numberType, "float64": numberType,
+	"boolean": booleanType, "bool": booleanType,
+	"null": nullType, "none": nullType, "nil": nullType,
+	"any": anyType,
+}
+
+func (p *typeParser) term(depth int) *Type {
+	if depth > maxTypeDepth {
+		p.fail(ErrLimit, "nested too deeply")
+		return nil
+	}
+	if p.accept('[') { // []T
+		p.expect(']')
+		if p.err != nil {
+			return nil
+		}
+		elem := p.term(depth + 1)
+		if p.err != nil {
+			return nil
+		}
+		return newList(elem)
+	}
+	start := p.pos
+	name := p.ident()
+	if name == "" {
+		if p.peek() == 0 && start == 0 && p.pos == len(p.src) {
+			return anyType // the empty declaration
+		}
+		p.fail(ErrSyntax, "want a type name, found "+p.rest())
+		return nil
+	}
+	simple, known := simpleTypes[name]
+	if !p.accept('[') {
+		if !known {
+			if _, generic := genericArity[name]; generic {
+				p.fail(ErrSyntax, name+" needs type arguments")
+			} else {
+				p.fail(ErrUnknownType, quote(name))
+			}
+			return nil
+		}
+		return simple
+	}
+	if name == "map" && p.peek() != ']' && p.goMapAhead() { // map[string]T
+		key := p.unionAt(depth + 1)
+		p.expect(']')
+		val := p.term(depth + 1)
+		if p.err != nil {
+			return nil
+		}
+		if key.kind != typeString {
+			p.fail(ErrUnknownType, "object keys must be strings, not "+key.name)
+			return nil
+		}
+		return newDict(val)
+	}
+	args := p.args(depth)
+	if p.err != nil {
+		return nil
+	}
+	want, generic := genericArity[name]
+	if !generic {
+		if known {
+			p.fail(ErrSyntax, name+" takes no type arguments")
+		} else {
+			p.fail(ErrUnknownType, quote(name))
+		}
+		return nil
+	}
+	for i, a := range args {
+		if a == nil && !(name == "tuple" && i == 1 && len(args) == 2) {
+			p.fail(ErrSyntax, "\"...\" only as tuple[T, ...]")
+			return nil
+		}
+	}
+	if want > 0 && len(args) != want {
+		p.fail(ErrSyntax, name+" takes "+[]string{"", "one type argument", "two type arguments"}[want])
+		return nil
+	}
+	switch simple {
+	case arrayType:
+		if name == "tuple" {
+			if len(args) == 2 && args[1] == nil {
+				return newList(args[0])
+			}
+			return newTuple(args)
+		}
+		return newList(args[0])
+	case objectType:
+		if args[0].kind != typeString {
+			p.fail(ErrUnknownType, "object keys must be strings, not "+args[0].name)
+			return nil
+		}
+		return newDict(args[1])
+	}
+	if name == "optional" {
+		return newUnion([]*Type{args[0], nullType})
+	}
+	return newUnion(args) // union
+}
+
+// genericArity: the names that take type arguments, and how many (0: any
+// number, at least one).
+var genericArity = map[string]int{
+	"list": 1, "set": 1, "array": 1, "frozenset": 1, "sequence": 1, "tuple": 0,
+	"dict": 2, "mapping": 2, "map": 2, "object": 2,
+	"optional": 1, "union": 0,
+}
+
+// goMapAhead tells map[K]V (Go) from map[K, V] (Python-like): a Go map's
+// key is followed by ']' and then a value type.
+func (p *typeParser) goMapAhead() bool {
+	depth := 0
+	for i := p.pos; i < len(p.src); i++ {
+		switch p.src[i] {
+		case '[':
+			depth++
+		case ']':
+			if depth == 0 {
+				rest := strings.TrimSpace(p.src[i+1:])
+				return rest != "" && rest[0] != '|' && rest[0] != ',' && rest[0] != ']'
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// The cache of declared types for ToDeclared: a copy-on-write map read with
+// one atomic load, so that a hit costs a map lookup and no lock. It holds
+// only types that parsed, and at most maxCachedTypes of them, so that
+// hostile declarations cannot grow it without bound.
+const maxCachedTypes = 4096
+
+var typeCache struct {
+	mu sync.Mutex
+	m  atomic.Pointer[map[string]*Type]
+}
+
+func cachedType(expr string) (*Type, error) {
+	if m := typeCache.m.Load(); m != nil {
+		if t, ok := (*m)[expr]; ok {
+			return t, nil
+		}
+	}
+	t, err := ParseType(expr)
+	if err != nil {
+		return nil, err
+	}
+	typeCache.mu.Lock()
+	defer typeCache.mu.Unlock()
+	var old map[string]*Type
+	if m := typeCache.m.Load(); m != nil {
+		old = *m
+	}
+	if len(old) < maxCachedTypes {
+		next := make(map[string]*Type, len(old)+1)
+		maps.Copy(next, old)
+		next[expr] = t
+		typeCache.m.Store(&next)
+	}
+	return t, nil
+}
