@@ -513,7 +513,6 @@ func orAny(t *Type) *Type {
 	return t
 }
 
-
 // SchemaFromStruct builds a schema from a Go struct type with the default
 // Options. See Options.SchemaFromStruct.
 func SchemaFromStruct(v any) (*Schema, error) { return Options{}.SchemaFromStruct(v) }

@@ -3,8 +3,8 @@ package coerce
 import (
 	"encoding/json"
 	"maps"
-	"slices"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
