@@ -1,0 +1,700 @@
+package coerce
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// The fuzz targets of this file check the contract of DESIGN.md on
+// whatever the fuzzer makes up: no panic, nothing lost, nothing mutated,
+// every error with a sentinel. They are seeded from the conformance vectors
+// and from testdata/fuzz/<Target>.
+
+// fuzzTypes are the declarations FuzzToDeclared picks from: every name and
+// generic form of DESIGN.md "Type names", the declarations of the
+// conformance vectors, nested ones and unions as workflow nodes and MCP
+// tools write them, and some that are not types at all.
+var fuzzTypes = []string{
+	"string", "str", "object", "dict", "map", "mapping", "array", "list", "tuple", "set",
+	"integer", "int", "number", "float", "double", "boolean", "bool", "null", "none", "nil",
+	"any", "",
+	"list[int]", "List[str]", "[]int", "dict[str, int]", "map[string]int", "Optional[int]",
+	"Union[int, str]", "int | str",
+	"STR", " List [ Int ] ", "Dict[str, str]", "List[float]", "Optional[List[int]]", "list[dict]",
+	"list[str]", "str | None", "dict|str", "list[list[int]]", "dict[str, list[float]]",
+	"[]map[string]bool", "Union[int, list[str]]", "tuple[int, str]", "tuple[str, ...]",
+	"int | bool | null", "Optional[dict[str, Optional[list[number]]]]", "set[str]",
+	"list[str] | str", "dict[str, int] | list[int] | null", "float | bool",
+	"strng", "list[", "T?", "dict[int, str]",
+}
+
+func fuzzTypeIndex(declared string) uint8 {
+	if i := slices.Index(fuzzTypes, declared); i >= 0 {
+		return uint8(i)
+	}
+	return 0
+}
+
+// loadFuzzVectors reads the conformance vectors as loadCases does, for a
+// fuzz target's seed corpus.
+func loadFuzzVectors[T any](f *testing.F, suffix string) []T {
+	f.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "conformance", "*"+suffix))
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no testdata/conformance/*%s: %v", suffix, err)
+	}
+	var all []T
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		var cases []T
+		if err := json.Unmarshal(data, &cases); err != nil {
+			f.Fatalf("%s: %v", name, err)
+		}
+		all = append(all, cases...)
+	}
+	return all
+}
+
+// addTextSeeds adds the inputs of the value vectors, and the JSON text that
+// string inputs hold, to a target that takes one string.
+func addTextSeeds(f *testing.F) {
+	for _, c := range loadFuzzVectors[valueCase](f, "values.json") {
+		f.Add(string(c.Input))
+		var s string
+		if json.Unmarshal(c.Input, &s) == nil {
+			f.Add(s)
+		}
+	}
+}
+
+// checkErrorContract checks what DESIGN.md promises of every error: an
+// *Error, or *Errors joined, each wrapping one of the sentinels so that
+// errors.Is finds it, each with a JSON Pointer as its path.
+func checkErrorContract(t *testing.T, err error) []*Error {
+	t.Helper()
+	var list []*Error
+	switch e := err.(type) {
+	case *Error:
+		list = []*Error{e}
+	case interface{ Unwrap() []error }:
+		for _, inner := range e.Unwrap() {
+			ce, ok := inner.(*Error)
+			if !ok {
+				t.Fatalf("joined error holds %T %v, want *Error", inner, inner)
+			}
+			list = append(list, ce)
+		}
+		if len(list) < 2 {
+			t.Fatalf("joined error of %d errors: %v", len(list), err)
+		}
+	default:
+		t.Fatalf("error is %T %v, want *Error or joined *Error", err, err)
+	}
+	for _, e := range list {
+		switch e.Err {
+		case ErrSyntax, ErrKind, ErrPrecision, ErrUnknownType, ErrLimit:
+		default:
+			t.Fatalf("error %q wraps %v, want one of the sentinels", e, e.Err)
+		}
+		if !errors.Is(err, e.Err) {
+			t.Fatalf("errors.Is(%q, %v) = false", err, e.Err)
+		}
+		if e.Path != "" && e.Path[0] != '/' {
+			t.Fatalf("error %q: path %q is not a JSON Pointer", e, e.Path)
+		}
+		if msg := e.Error(); !strings.HasPrefix(msg, "coerce: ") {
+			t.Fatalf("error message %q does not start with \"coerce: \"", msg)
+		}
+	}
+	return list
+}
+
+// sameReference reports whether out is in itself: the same map or slice,
+// not only equal ones. DESIGN.md: a value that already fits is returned as
+// is.
+func sameReference(in, out any) bool {
+	if !reflect.DeepEqual(in, out) {
+		return false
+	}
+	switch in.(type) {
+	case map[string]any, []any:
+		return reflect.ValueOf(in).UnsafePointer() == reflect.ValueOf(out).UnsafePointer()
+	}
+	return true
+}
+
+// decimalText is the decimal text of a number as the JSON it stands for:
+// json.Number as written, float64 in its shortest form.
+func decimalText(v any) (string, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		return string(x), true
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64), true
+	}
+	return "", false
+}
+
+// valueMismatch compares two values as JSON values: maps, slices, strings,
+// booleans and nil exactly, numbers by exact decimal value (5, 5.0, 5e0 and
+// json.Number("5") are equal). With asFloat64, for values of which one side
+// went through float64, numbers also match when the float64 nearest to
+// each is the same, and strings when they are JSON text that matches so.
+// It returns "" on a match, else what differs where.
+func valueMismatch(path string, got, want any, asFloat64 bool) string {
+	if gt, ok := decimalText(got); ok {
+		wt, ok := decimalText(want)
+		if ok && sameDecimal(gt, wt) {
+			return ""
+		}
+		if ok && asFloat64 {
+			gf, gerr := strconv.ParseFloat(gt, 64)
+			wf, werr := strconv.ParseFloat(wt, 64)
+			if gerr == nil && werr == nil && gf == wf {
+				return ""
+			}
+		}
+		return fmt.Sprintf("%s: got number %T %v, want %T %v", path, got, got, want, want)
+	}
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok || len(g) != len(w) {
+			return fmt.Sprintf("%s: got %T %v, want %v", path, got, got, w)
+		}
+		for k := range w {
+			gv, ok := g[k]
+			if !ok {
+				return fmt.Sprintf("%s: no key %q", path, k)
+			}
+			if d := valueMismatch(path+pointerToken(k), gv, w[k], asFloat64); d != "" {
+				return d
+			}
+		}
+		return ""
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return fmt.Sprintf("%s: got %T %v, want %v", path, got, got, w)
+		}
+		for i := range w {
+			if d := valueMismatch(path+"/"+strconv.Itoa(i), g[i], w[i], asFloat64); d != "" {
+				return d
+			}
+		}
+		return ""
+	}
+	gs, gok := got.(string)
+	ws, wok := want.(string)
+	if gok && wok && gs != ws && asFloat64 {
+		// JSON text written from numbers that went through float64 on
+		// one side only: "1" and "1.0".
+		gv, gerr := decodeUseNumber([]byte(gs))
+		wv, werr := decodeUseNumber([]byte(ws))
+		if gerr == nil && werr == nil && valueMismatch(path, gv, wv, true) == "" {
+			return ""
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		return fmt.Sprintf("%s: got %T %#v, want %T %#v", path, got, got, want, want)
+	}
+	return ""
+}
+
+// decodeUseNumber decodes JSON text with encoding/json, numbers as
+// json.Number.
+func decodeUseNumber(text []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(text))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, errors.New("trailing data")
+	}
+	return v, nil
+}
+
+func FuzzToDeclared(f *testing.F) {
+	for _, c := range loadFuzzVectors[valueCase](f, "values.json") {
+		f.Add(string(c.Input), fuzzTypeIndex(c.Declared))
+	}
+	f.Fuzz(func(t *testing.T, text string, typeIndex uint8) {
+		declared := fuzzTypes[int(typeIndex)%len(fuzzTypes)]
+		// The value as a decoded request would hold it (numbers as float64,
+		// and as json.Number), and the text itself as a string value.
+		inputs := []any{text}
+		var v any
+		if json.Unmarshal([]byte(text), &v) == nil {
+			n, _ := decodeUseNumber([]byte(text))
+			inputs = append(inputs, v, n)
+		}
+		for _, in := range inputs {
+			def := checkToDeclared(t, Options{}, in, declared)
+			num := checkToDeclared(t, Options{UseNumber: true}, in, declared)
+			checkToDeclared(t, Options{StructuredOnly: true}, in, declared)
+			// UseNumber changes how numbers are held, not what they are
+			// nor whether coercion succeeds. Numbers the default made
+			// float64 may have been rounded (a fraction in JSON text).
+			if (def.err == nil) != (num.err == nil) {
+				t.Fatalf("ToDeclared(%#v, %q): error %v, with UseNumber %v", in, declared, def.err, num.err)
+			}
+			if def.err == nil {
+				if d := valueMismatch("", num.out, def.out, true); d != "" {
+					t.Fatalf("ToDeclared(%#v, %q): with UseNumber %#v, without %#v: %s", in, declared, num.out, def.out, d)
+				}
+			}
+		}
+	})
+}
+
+type coerced struct {
+	out any
+	err error
+}
+
+// checkToDeclared runs o.ToDeclared(in, declared) and checks the contract:
+// the input is not mutated; on error the input comes back unchanged and the
+// error has a sentinel; on success the result conforms and is a fixed point,
+// and a value that already conforms comes back as it is.
+func checkToDeclared(t *testing.T, o Options, in any, declared string) coerced {
+	t.Helper()
+	before := deepCopy(in)
+	out, err := o.ToDeclared(in, declared)
+	if !reflect.DeepEqual(in, before) {
+		t.Fatalf("%+v.ToDeclared(%q) mutated its input: before %#v, after %#v", o, declared, before, in)
+	}
+	again, err2 := o.ToDeclared(in, declared)
+	if !reflect.DeepEqual(again, out) || fmt.Sprint(err) != fmt.Sprint(err2) {
+		t.Fatalf("%+v.ToDeclared(%#v, %q) is not deterministic: %#v, %v, then %#v, %v", o, in, declared, out, err, again, err2)
+	}
+	typ, perr := ParseType(declared)
+	if err != nil {
+		checkErrorContract(t, err)
+		if !reflect.DeepEqual(out, in) {
+			t.Fatalf("%+v.ToDeclared(%#v, %q) = %#v, %v: on error want the input unchanged", o, in, declared, out, err)
+		}
+		if perr == nil && typ.Conforms(in) {
+			t.Fatalf("%+v.ToDeclared(%#v, %q): %v, but the input conforms", o, in, declared, err)
+		}
+		return coerced{out, err}
+	}
+	if perr != nil {
+		t.Fatalf("%+v.ToDeclared(%#v, %q) = %#v without error, but ParseType fails: %v", o, in, declared, out, perr)
+	}
+	if !typ.Conforms(out) {
+		t.Fatalf("%+v.ToDeclared(%#v, %q) = %#v, which does not conform", o, in, declared, out)
+	}
+	if typ.Conforms(in) && !sameReference(in, out) {
+		t.Fatalf("%+v.ToDeclared(%#v, %q) = %#v: the input conforms, want it as it is", o, in, declared, out)
+	}
+	fixed, err := o.ToDeclared(out, declared)
+	if err != nil || !sameReference(out, fixed) {
+		t.Fatalf("not a fixed point: %+v.ToDeclared(%#v, %q) = %#v, then %#v, %v", o, in, declared, out, fixed, err)
+	}
+	return coerced{out, nil}
+}
+
+func FuzzRoundTrip(f *testing.F) {
+	addTextSeeds(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		var v any
+		if json.Unmarshal([]byte(text), &v) != nil {
+			return
+		}
+		n, err := decodeUseNumber([]byte(text))
+		if err != nil {
+			t.Fatalf("encoding/json decodes %q into any but not with UseNumber: %v", text, err)
+		}
+		checkRoundTrip(t, Options{}, v)
+		checkRoundTrip(t, Options{UseNumber: true}, n)
+	})
+}
+
+// checkRoundTrip writes an object or array as JSON text for a string and
+// reads it back for the kind it was: nothing may be lost on the way.
+func checkRoundTrip(t *testing.T, o Options, v any) {
+	t.Helper()
+	var declared string
+	switch v.(type) {
+	case map[string]any:
+		declared = "object"
+	case []any:
+		declared = "array"
+	default:
+		return
+	}
+	s, err := o.ToDeclared(v, "string")
+	if err != nil {
+		t.Fatalf("%+v.ToDeclared(%#v, \"string\"): %v", o, v, err)
+	}
+	text, ok := s.(string)
+	if !ok {
+		t.Fatalf("%+v.ToDeclared(%#v, \"string\") = %T %#v, want a string", o, v, s, s)
+	}
+	if !json.Valid([]byte(text)) {
+		t.Fatalf("%+v.ToDeclared(%#v, \"string\") = %q, which is not JSON", o, v, text)
+	}
+	back, err := o.ToDeclared(text, declared)
+	if err != nil {
+		t.Fatalf("%+v.ToDeclared(%q, %q): %v", o, text, declared, err)
+	}
+	if d := valueMismatch("", back, v, false); d != "" {
+		t.Fatalf("%#v -> %q -> %#v: %s", v, text, back, d)
+	}
+}
+
+func FuzzSniff(f *testing.F) {
+	addTextSeeds(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		sh, _ := sniff(text)
+		var v any
+		if json.Unmarshal([]byte(text), &v) != nil {
+			return
+		}
+		var declared string
+		switch v.(type) {
+		case map[string]any:
+			declared = "object"
+			if sh != shapeObject {
+				t.Fatalf("sniff(%q) = %v, but encoding/json reads an object", text, sh)
+			}
+		case []any:
+			declared = "array"
+			if sh != shapeArray {
+				t.Fatalf("sniff(%q) = %v, but encoding/json reads an array", text, sh)
+			}
+		default:
+			return
+		}
+
+		want, wantErr := ToDeclared(text, declared)
+		if wantErr != nil && utf8.ValidString(text) && !hasLoneSurrogate(text) {
+			t.Fatalf("ToDeclared(%q, %q): %v, but encoding/json reads it", text, declared, wantErr)
+		}
+		if !utf8.ValidString(text) {
+			return // json.Marshal would replace what makes it an error
+		}
+		quoted, err := json.Marshal(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, wrapped := range []string{string(quoted), "```json\n" + text + "\n```"} {
+			got, err := ToDeclared(wrapped, declared)
+			if (err == nil) != (wantErr == nil) {
+				t.Fatalf("ToDeclared(%q, %q): error %v, unwrapped %v", wrapped, declared, err, wantErr)
+			}
+			if err != nil {
+				checkErrorContract(t, err)
+				continue
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("ToDeclared(%q, %q) = %#v, unwrapped %#v", wrapped, declared, got, want)
+			}
+		}
+	})
+}
+
+// hasLoneSurrogate reports whether valid JSON text escapes half of a UTF-16
+// surrogate pair without the other half, which DESIGN.md makes an error
+// (encoding/json replaces it with U+FFFD).
+func hasLoneSurrogate[T ~string | ~[]byte](text T) bool {
+	inString, pending := false, false // pending: a high surrogate waits for its low half
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case !inString:
+			inString = c == '"'
+			continue
+		case c == '"':
+			inString = false
+		case c == '\\' && i+1 < len(text) && text[i+1] == 'u' && i+6 <= len(text):
+			r, err := strconv.ParseUint(string(text[i+2:i+6]), 16, 16)
+			i += 5
+			if err == nil && r >= 0xd800 && r < 0xe000 {
+				low := r >= 0xdc00
+				if low != pending {
+					return true
+				}
+				pending = !low
+				continue
+			}
+		case c == '\\':
+			i++
+		}
+		if pending {
+			return true
+		}
+	}
+	return pending
+}
+
+// fuzzSchemas are the schemas FuzzSchemaCoerce picks from after those of
+// the conformance vectors: unions, recursion through $defs, typed
+// additionalProperties, tuples, and a root that is not a plain object.
+var fuzzSchemas = []string{
+	`{"type": "object", "$defs": {"Node": {"type": "object", "properties": {
+		"name": {"type": "string"},
+		"weight": {"type": ["number", "null"]},
+		"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}},
+	  "properties": {
+		"root": {"$ref": "#/$defs/Node"},
+		"mode": {"anyOf": [{"type": "integer"}, {"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+		"flag": {"type": "boolean"}}}`,
+	`{"type": "object", "properties": {
+		"headers": {"type": "object", "additionalProperties": {"type": "string"}},
+		"counts": {"type": "object", "additionalProperties": {"type": "integer"}}},
+	  "additionalProperties": {"type": "number"}}`,
+	`{"type": "object", "properties": {
+		"point": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}, {"type": "string"}], "items": {"type": "boolean"}},
+		"pair": {"type": "array", "items": [{"type": "integer"}, {"type": "string"}]}}}`,
+	`{"type": "object", "definitions": {"Config": {"type": "object",
+		"properties": {"depth": {"type": "integer"}, "paths": {"type": "array", "items": {"type": "string"}}},
+		"allOf": [{"properties": {"verbose": {"type": "boolean"}}}]}},
+	  "properties": {
+		"config": {"anyOf": [{"$ref": "#/definitions/Config"}, {"type": "null"}]},
+		"tags": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "string"}]},
+		"limit": {"type": "integer", "nullable": true},
+		"ratio": {"oneOf": [{"type": "number"}, {"type": "string", "enum": ["auto"]}]},
+		"level": {"enum": [1, 2, 3]},
+		"scale": {"enum": [1, 2.5]},
+		"payload": {"type": "string"}}}`,
+	`{"type": "object", "additionalProperties": false, "properties": {
+		"ids": {"type": ["null", "array"], "items": {"type": "integer"}},
+		"meta": {"type": ["null", "object"], "additionalProperties": {"type": "string"}},
+		"when": {"type": ["string", "null"]}}}`,
+	`{"anyOf": [{"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "array", "items": {"type": "number"}}}}, {"type": "null"}]}`,
+}
+
+// fuzzSchemaSeeds are arguments for fuzzSchemas, by index.
+var fuzzSchemaSeeds = []struct {
+	schema int
+	args   string
+}{
+	{0, `{"root": "{\"name\": 5, \"weight\": \"1.5\", \"children\": \"[{\\\"name\\\": \\\"leaf\\\", \\\"weight\\\": null}]\"}", "mode": "3", "flag": "yes"}`},
+	{0, `{"root": {"children": [{"children": [{"weight": "x"}]}]}, "mode": "[\"a\",1]"}`},
+	{1, `{"headers": "{\"Accept\": 1}", "counts": {"a": "2", "b": 3.0}, "extra": "4.5", "other": true}`},
+	{2, `{"point": "[\"1\", 2, 3, \"true\", 0]", "pair": ["7", 8]}`},
+	{3, `{"config": "{\"depth\": \"2\", \"paths\": \"[\\\"a\\\"]\", \"verbose\": \"on\"}", "tags": "[\"x\"]", "limit": "", "ratio": "auto", "level": "2", "scale": "2.5", "payload": {"k": [1, 2.50, 1e2]}}`},
+	{4, `{"ids": "[1, \"2\"]", "meta": "{\"k\": 1}", "when": 20240101, "unknown": "5"}`},
+	{5, `{"a": "12345678901234567890", "b": "[1, \"2.5\"]"}`},
+}
+
+// fuzzSchemaSet compiles the schemas of the conformance vectors and
+// fuzzSchemas with o.
+func fuzzSchemaSet(f *testing.F, o Options) []*Schema {
+	var sources [][]byte
+	for _, c := range loadFuzzVectors[schemaCase](f, "schemas.json") {
+		sources = append(sources, c.Schema)
+	}
+	for _, s := range fuzzSchemas {
+		sources = append(sources, []byte(s))
+	}
+	schemas := make([]*Schema, len(sources))
+	for i, src := range sources {
+		s, err := o.ParseSchema(src)
+		if err != nil {
+			f.Fatalf("ParseSchema(%s): %v", src, err)
+		}
+		schemas[i] = s
+	}
+	return schemas
+}
+
+func FuzzSchemaCoerce(f *testing.F) {
+	vectors := loadFuzzVectors[schemaCase](f, "schemas.json")
+	for i, c := range vectors {
+		f.Add(uint8(i), []byte(c.Args))
+	}
+	for _, s := range fuzzSchemaSeeds {
+		f.Add(uint8(len(vectors)+s.schema), []byte(s.args))
+	}
+	exact := fuzzSchemaSet(f, Options{UseNumber: true})
+	plain := fuzzSchemaSet(f, Options{})
+
+	f.Fuzz(func(t *testing.T, schemaIndex uint8, args []byte) {
+		i := int(schemaIndex) % len(exact)
+		orig := bytes.Clone(args)
+
+		// Text that is not a valid JSON object is refused as a whole.
+		var v any
+		float64Err := json.Unmarshal(args, &v)
+		_, isObject := v.(map[string]any)
+		switch {
+		case !json.Valid(args):
+			// Too deep for encoding/json is too deep for us too.
+			checkRefused(t, plain[i], args, orig, ErrSyntax, ErrLimit)
+			return
+		case !utf8.Valid(args), hasLoneSurrogate(args):
+			checkRefused(t, plain[i], args, orig, ErrSyntax)
+			return
+		case float64Err != nil:
+			// A number beyond float64's range: DESIGN.md allows an error or
+			// the exact json.Number. Only the general contract applies.
+			checkCoerceJSON(t, plain[i], args, orig)
+			return
+		case !isObject:
+			checkRefused(t, plain[i], args, orig, ErrKind)
+			return
+		}
+		if hasDuplicateKeys(t, args) {
+			// Documented divergence: CoerceJSON coerces every occurrence
+			// of a key, Coerce sees the last one only.
+			checkCoerceJSON(t, exact[i], args, orig)
+			checkCoerceJSON(t, plain[i], args, orig)
+			return
+		}
+
+		// With UseNumber, numbers are json.Number in both and compare
+		// exactly. encoding/json decodes the arguments for Coerce, as an
+		// SDK would.
+		decoded, err := decodeUseNumber(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareCoerce(t, exact[i], decoded.(map[string]any), args, orig, false)
+
+		// By default, numbers in text that is parsed become float64. The
+		// arguments for Coerce are decoded as the package decodes JSON
+		// text, and numbers compare as float64, since CoerceJSON keeps the
+		// text of numbers that need no change.
+		decoded, err = decodeJSON(args, false, defaultMaxDepth)
+		if err != nil {
+			t.Fatalf("decodeJSON(%q): %v, but encoding/json reads it", args, err)
+		}
+		compareCoerce(t, plain[i], decoded.(map[string]any), args, orig, true)
+	})
+}
+
+// checkRefused checks that CoerceJSON refuses args as a whole: the same
+// bytes back and an error with one of the sentinels.
+func checkRefused(t *testing.T, s *Schema, args, orig []byte, sentinels ...error) {
+	t.Helper()
+	out, err := s.CoerceJSON(args)
+	if !bytes.Equal(args, orig) {
+		t.Fatalf("CoerceJSON mutated its input %q to %q", orig, args)
+	}
+	if err == nil {
+		t.Fatalf("CoerceJSON(%q) = %q without error, want %v", args, out, sentinels)
+	}
+	checkErrorContract(t, err)
+	if !slices.ContainsFunc(sentinels, func(s error) bool { return errors.Is(err, s) }) {
+		t.Fatalf("CoerceJSON(%q): %v, want %v", args, err, sentinels)
+	}
+	if !bytes.Equal(out, orig) {
+		t.Fatalf("CoerceJSON(%q) = %q, %v: want the input unchanged", args, out, err)
+	}
+}
+
+// checkCoerceJSON checks what holds for any input: no mutation, an error
+// with a sentinel, output that is JSON.
+func checkCoerceJSON(t *testing.T, s *Schema, args, orig []byte) []byte {
+	t.Helper()
+	out, err := s.CoerceJSON(args)
+	if !bytes.Equal(args, orig) {
+		t.Fatalf("CoerceJSON mutated its input %q to %q", orig, args)
+	}
+	if err != nil {
+		checkErrorContract(t, err)
+	}
+	if !json.Valid(out) {
+		t.Fatalf("CoerceJSON(%q) = %q, %v: not JSON", args, out, err)
+	}
+	return out
+}
+
+// compareCoerce checks that Coerce on decoded and CoerceJSON on args, its
+// text, give the same result and fail on the same paths.
+func compareCoerce(t *testing.T, s *Schema, decoded map[string]any, args, orig []byte, asFloat64 bool) {
+	t.Helper()
+	before := deepCopy(decoded)
+	got, err := s.Coerce(decoded)
+	if !reflect.DeepEqual(decoded, before) {
+		t.Fatalf("Coerce mutated its input: before %#v, after %#v", before, decoded)
+	}
+	var paths []string
+	if err != nil {
+		for _, e := range checkErrorContract(t, err) {
+			paths = append(paths, e.Path)
+		}
+	}
+
+	text, jerr := s.CoerceJSON(args)
+	if !bytes.Equal(args, orig) {
+		t.Fatalf("CoerceJSON mutated its input %q to %q", orig, args)
+	}
+	var jpaths []string
+	if jerr != nil {
+		for _, e := range checkErrorContract(t, jerr) {
+			jpaths = append(jpaths, e.Path)
+		}
+	}
+	fromText, derr := decodeUseNumber(text)
+	if derr != nil {
+		t.Fatalf("CoerceJSON(%q) = %q, %v: not JSON: %v", args, text, jerr, derr)
+	}
+	if !slices.Equal(paths, jpaths) {
+		t.Fatalf("on %q: Coerce fails at %q (%v), CoerceJSON at %q (%v)", args, paths, err, jpaths, jerr)
+	}
+	if d := valueMismatch("", fromText, any(got), asFloat64); d != "" {
+		t.Fatalf("on %q: CoerceJSON = %s, Coerce = %#v: %s", args, text, got, d)
+	}
+}
+
+// hasDuplicateKeys reports whether an object anywhere in the valid JSON
+// text args has a key twice.
+func hasDuplicateKeys(t *testing.T, args []byte) bool {
+	t.Helper()
+	d := json.NewDecoder(bytes.NewReader(args))
+	// One entry per open object or array: the keys seen so far, nil for
+	// an array.
+	var stack []map[string]bool
+	wantKey := false // the next token is a key or the end of an object
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return false
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+		if key, ok := tok.(string); ok && wantKey {
+			keys := stack[len(stack)-1]
+			if keys[key] {
+				return true
+			}
+			keys[key] = true
+			wantKey = false
+			continue
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, map[string]bool{})
+			wantKey = true
+			continue
+		case json.Delim('['):
+			stack = append(stack, nil)
+			wantKey = false
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		// A value ended: in an object, a key or the end comes next.
+		wantKey = len(stack) > 0 && stack[len(stack)-1] != nil
+	}
+}
