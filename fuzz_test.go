@@ -537,8 +537,9 @@ func FuzzSchemaCoerce(f *testing.F) {
 		_, isObject := v.(map[string]any)
 		switch {
 		case !json.Valid(args):
-			// Too deep for encoding/json is too deep for us too.
-			checkRefused(t, plain[i], args, orig, ErrSyntax, ErrLimit)
+			// Too deep for encoding/json is too deep for us too; a number
+			// out of range may come before the syntax error.
+			checkRefused(t, plain[i], args, orig, ErrSyntax, ErrLimit, ErrPrecision)
 			return
 		case !utf8.Valid(args), hasLoneSurrogate(args):
 			checkRefused(t, plain[i], args, orig, ErrSyntax)
