@@ -599,6 +599,8 @@ type jsonDecoder struct {
 	keys      []string        // keys of the open objects, innermost last
 	frames    []jsonFrame     // the open containers
 	esc       strings.Builder // arena for strings with escapes
+
+	valsHigh, keysHigh int // high-water marks of vals and keys
 }
 
 type jsonFrame struct {
@@ -610,9 +612,10 @@ var jsonDecoderPool = sync.Pool{New: func() any { return new(jsonDecoder) }}
 
 // release returns d to the pool without anything it still points to.
 func (d *jsonDecoder) release() {
-	clear(d.vals)
-	clear(d.keys)
+	clear(d.vals[:max(d.valsHigh, len(d.vals))])
+	clear(d.keys[:max(d.keysHigh, len(d.keys))])
 	d.vals, d.keys, d.frames = d.vals[:0], d.keys[:0], d.frames[:0]
+	d.valsHigh, d.keysHigh = 0, 0
 	d.s = ""
 	d.esc = strings.Builder{}
 	if cap(d.vals) > 1<<14 || cap(d.keys) > 1<<14 || cap(d.frames) > 1<<10 {
@@ -744,8 +747,7 @@ func (d *jsonDecoder) parse(maxDepth int) (any, *Error) {
 func (d *jsonDecoder) array(f jsonFrame) []any {
 	a := make([]any, len(d.vals)-f.vals)
 	copy(a, d.vals[f.vals:])
-	clear(d.vals[f.vals:])
-	d.vals = d.vals[:f.vals]
+	d.pop(f)
 	return a
 }
 
@@ -759,11 +761,18 @@ func (d *jsonDecoder) object(f jsonFrame) map[string]any {
 	for j, k := range keys {
 		m[k] = vals[j]
 	}
-	clear(vals)
-	clear(keys)
+	d.pop(f)
+	return m
+}
+
+// pop drops the entries of frame f. What they point to is cleared once, by
+// release, up to the high-water mark: clearing pointers costs GC write
+// barriers, so once is cheaper than at every container.
+func (d *jsonDecoder) pop(f jsonFrame) {
+	d.valsHigh = max(d.valsHigh, len(d.vals))
+	d.keysHigh = max(d.keysHigh, len(d.keys))
 	d.vals = d.vals[:f.vals]
 	d.keys = d.keys[:f.keys]
-	return m
 }
 
 // key reads an object key and its colon at i (before optional whitespace),
@@ -857,6 +866,16 @@ func (d *jsonDecoder) unescape(i, j int) string {
 // integer digits.
 var jsonNumberTail = [256]bool{'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true, '.': true, 'e': true, 'E': true}
 
+// jsonSmallInts holds float64(i) already in an interface, so that the
+// commonest numbers cost no allocation (interface values are immutable, so
+// sharing them is safe).
+var jsonSmallInts = func() (t [256]any) {
+	for i := range t {
+		t[i] = float64(i)
+	}
+	return t
+}()
+
 // number reads the number at s[i].
 func (d *jsonDecoder) number(i int) (any, int, *Error) {
 	s := d.s
@@ -878,6 +897,9 @@ func (d *jsonDecoder) number(i int) (any, int, *Error) {
 			k++
 		}
 		if nd := k - j; nd > 0 && nd <= 15 && (nd == 1 || s[j] != '0') && (k == len(s) || !jsonNumberTail[s[k]]) {
+			if j == start && u < uint64(len(jsonSmallInts)) {
+				return jsonSmallInts[u], k, nil
+			}
 			f := float64(u)
 			if j != start {
 				f = -f

@@ -179,27 +179,48 @@ func (e *jsonEncoder) object(m map[string]any, depth int) *Error {
 		e.buf = append(e.buf, '}')
 		return nil
 	}
+	if len(m) <= len(jsonSmallObject{}) {
+		return e.smallObject(m, depth)
+	}
 	// Sort the entries on a shared stack; nested objects push theirs above.
 	base := len(e.pairs)
 	for k, v := range m {
 		e.pairs = append(e.pairs, jsonPair{k, v})
 	}
-	sortJSONPairs(e.pairs[base:])
+	err := e.entries(e.pairs[base:], depth)
+	clear(e.pairs[base:])
+	e.pairs = e.pairs[:base]
+	return err
+}
+
+type jsonSmallObject [16]jsonPair
+
+// smallObject sorts the entries of a small map in an array on the Go stack,
+// which, unlike a heap buffer, costs no GC write barriers.
+func (e *jsonEncoder) smallObject(m map[string]any, depth int) *Error {
+	var buf jsonSmallObject
+	p := buf[:0]
+	for k, v := range m {
+		p = append(p, jsonPair{k, v})
+	}
+	return e.entries(p, depth)
+}
+
+// entries sorts p and writes it as an object.
+func (e *jsonEncoder) entries(p []jsonPair, depth int) *Error {
+	sortJSONPairs(p)
 	e.buf = append(e.buf, '{')
-	for i := base; i < base+len(m); i++ {
-		if i > base {
+	for i := range p {
+		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
-		p := e.pairs[i]
-		e.buf = appendJSONString(e.buf, p.k)
+		e.buf = appendJSONString(e.buf, p[i].k)
 		e.buf = append(e.buf, ':')
-		if err := e.value(p.v, depth+1); err != nil {
+		if err := e.value(p[i].v, depth+1); err != nil {
 			return err
 		}
 	}
 	e.buf = append(e.buf, '}')
-	clear(e.pairs[base:])
-	e.pairs = e.pairs[:base]
 	return nil
 }
 
@@ -325,6 +346,13 @@ func appendJSONString(dst []byte, s string) []byte {
 // appendFloat appends f as encoding/json writes a float64 (and as JavaScript
 // prints a number): 5, 1.5, 1e+21, 1e-7. f must be finite.
 func appendFloat(dst []byte, f float64, bits int) []byte {
+	// Fast path: below 1e15 (< 2^50) the shortest decimal of an integral
+	// float64 is its integer digits. -0 takes the general path.
+	if bits == 64 && f > -1e15 && f < 1e15 {
+		if i := int64(f); float64(i) == f && i != 0 {
+			return strconv.AppendInt(dst, i, 10)
+		}
+	}
 	abs := math.Abs(f)
 	fmt := byte('f')
 	if abs != 0 {
