@@ -230,15 +230,35 @@ var jsonPlain = func() (t [256]bool) {
 	return t
 }()
 
+// jsonPlainRun returns the index of the first byte at or after i that is not
+// plain string content (see jsonPlain), or len(data). It looks at eight
+// bytes at a time: a byte < 0x20, '"', '\\' or >= 0x80 sets the high bit of
+// its lane in m; a borrow can only set lanes above a lane that is truly set,
+// so the lowest set lane is exact.
+func jsonPlainRun[T ~string | ~[]byte](data T, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(data); i += 8 {
+		_ = data[i+7]
+		x := uint64(data[i]) | uint64(data[i+1])<<8 | uint64(data[i+2])<<16 | uint64(data[i+3])<<24 |
+			uint64(data[i+4])<<32 | uint64(data[i+5])<<40 | uint64(data[i+6])<<48 | uint64(data[i+7])<<56
+		m := ((x - 0x20*ones) | ((x ^ '"'*ones) - ones) | ((x ^ '\\'*ones) - ones) | x) & highs
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for i < len(data) && jsonPlain[data[i]] {
+		i++
+	}
+	return i
+}
+
 // scanJSONString validates the string literal whose opening quote is at
 // data[i-1] and returns the index just past its closing quote and whether it
 // has escapes. It rejects raw control characters, invalid UTF-8, bad escapes
 // and escaped lone surrogates.
 func scanJSONString[T ~string | ~[]byte](data T, i int) (end int, escaped bool, err *Error) {
 	for {
-		for i < len(data) && jsonPlain[data[i]] {
-			i++
-		}
+		i = jsonPlainRun(data, i)
 		if i >= len(data) {
 			return 0, false, errJSONEOF(len(data))
 		}
@@ -799,10 +819,7 @@ func (d *jsonDecoder) key(i int) (int, *Error) {
 // str reads the string literal whose opening quote is at s[i-1].
 func (d *jsonDecoder) str(i int) (string, int, *Error) {
 	s := d.s
-	j := i
-	for j < len(s) && jsonPlain[s[j]] {
-		j++
-	}
+	j := jsonPlainRun(s, i)
 	if j < len(s) && s[j] == '"' {
 		return s[i:j], j + 1, nil
 	}

@@ -964,3 +964,34 @@ func decHasNumber(v any) bool {
 	}
 	return false
 }
+
+// TestJSONPlainRun checks the eight-bytes-at-a-time scan against the table,
+// for every byte value at every lane, alone and followed by another.
+func TestJSONPlainRun(t *testing.T) {
+	want := func(b []byte, i int) int {
+		for i < len(b) && jsonPlain[b[i]] {
+			i++
+		}
+		return i
+	}
+	buf := make([]byte, 24)
+	for c := range 256 {
+		for p := range 20 {
+			for _, c2 := range []byte{'a', 0, '"', '\\', 0x80, 0xff, 0x1f, 0x7f} {
+				for k := range buf {
+					buf[k] = 'a'
+				}
+				buf[p] = byte(c)
+				buf[p+2] = c2
+				for start := range 3 {
+					if got, w := jsonPlainRun(buf, start), want(buf, start); got != w {
+						t.Fatalf("jsonPlainRun(%q, %d) = %d, want %d", buf, start, got, w)
+					}
+					if got, w := jsonPlainRun(string(buf), start), want(buf, start); got != w {
+						t.Fatalf("jsonPlainRun(string %q, %d) = %d, want %d", buf, start, got, w)
+					}
+				}
+			}
+		}
+	}
+}

@@ -294,12 +294,12 @@ const jsonHexDigits = "0123456789abcdef"
 func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if jsonPlain[c] { // as is, HTML escaping being off
-			i++
-			continue
+	for i := 0; ; {
+		i = jsonPlainRun(s, i) // as is, HTML escaping being off
+		if i >= len(s) {
+			break
 		}
+		c := s[i]
 		if c < utf8.RuneSelf {
 			dst = append(dst, s[start:i]...)
 			switch c {
