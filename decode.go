@@ -28,9 +28,13 @@ import (
 // Results equal encoding/json's Unmarshal into an any for every input both
 // accept, except that integers float64 cannot hold exactly stay json.Number.
 // A number with a fraction or an exponent beyond float64's finite range
-// (1e400) is an error even with useNumber. Strings of a string input that
-// contain no escapes share its memory; a []byte input is copied once, so the
-// caller may reuse it.
+// (1e400) is an error even with useNumber; 1e-400 is 0, as in strconv.
+//
+// Memory: strings without escapes are substrings of a string input; a
+// []byte input is copied once into a string (so the caller may reuse its
+// bytes) and they are substrings of that copy. Strings with escapes are
+// decoded into a shared arena. Either way, a retained string keeps its
+// whole backing block alive.
 func decodeJSON[T ~string | ~[]byte](data T, useNumber bool, maxDepth int) (any, error) {
 	if maxDepth <= 0 {
 		maxDepth = defaultMaxDepth

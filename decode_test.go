@@ -995,3 +995,47 @@ func TestJSONPlainRun(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeConcurrent decodes from several goroutines at once (the scratch
+// is pooled); run it with -race.
+func TestDecodeConcurrent(t *testing.T) {
+	doc := decDoc10KB()
+	want, err := decodeJSON(doc, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan bool)
+	for g := range 4 {
+		go func() {
+			defer func() { done <- true }()
+			for k := range 20 {
+				in := []byte(`{"a":[1,"x\n",{"b":null}],"c":"d"}`)
+				got, err := decodeJSON(in, g%2 == 0, 0)
+				if err != nil || !decEqual(got, map[string]any{"a": []any{decNum(1, g%2 == 0), "x\n", map[string]any{"b": nil}}, "c": "d"}) {
+					t.Errorf("concurrent decodeJSON: %#v, %v", got, err)
+					return
+				}
+				if k%5 == 0 {
+					if got, err := decodeJSON(string(doc), false, 0); err != nil || !decEqual(got, want) {
+						t.Errorf("concurrent decodeJSON of the 10 KB document differs: %v", err)
+						return
+					}
+				}
+				if _, err := decodeJSON(`[1,2,`, false, 0); err == nil {
+					t.Errorf("concurrent decodeJSON accepted bad input")
+					return
+				}
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+}
+
+func decNum(f float64, useNumber bool) any {
+	if useNumber {
+		return json.Number(strconv.FormatFloat(f, 'f', -1, 64))
+	}
+	return f
+}
