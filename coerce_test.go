@@ -1073,3 +1073,61 @@ func TestSentinels(t *testing.T) {
 		checkErrorForm(t, err)
 	}
 }
+
+// A value that already fits comes back as the same map or slice, not a
+// copy: the pointers compare equal.
+func TestToDeclaredKeepsIdentity(t *testing.T) {
+	m := map[string]any{"a": 1.0, "b": []any{"x"}}
+	s := []any{"a", "b"}
+	nums := []any{1.0, 2.0}
+	typed := map[string]int{"a": 1}
+	for _, c := range []struct {
+		in       any
+		declared string
+	}{
+		{m, "object"},
+		{m, "dict | str"},
+		{m, "Optional[dict[str, any]]"},
+		{m, "str | dict"},
+		{s, "list[str] | str"},
+		{s, "str | list[str]"},
+		{s, "list[str]"},
+		{nums, "list[int]"},
+		{nums, "list[int] | null"},
+		{typed, "dict[str, int]"},
+		{typed, "dict | str"},
+	} {
+		got, err := coerceCall(t, Options{}, c.in, c.declared)
+		if err != nil {
+			t.Errorf("ToDeclared(%s, %q): %v", short(c.in), c.declared, err)
+			continue
+		}
+		if reflect.ValueOf(got).UnsafePointer() != reflect.ValueOf(c.in).UnsafePointer() {
+			t.Errorf("ToDeclared(%s, %q) returned a copy, want the same %T", short(c.in), c.declared, c.in)
+		}
+	}
+}
+
+func BenchmarkToDeclared(b *testing.B) {
+	for _, c := range []struct {
+		name     string
+		in       any
+		declared string
+	}{
+		{"conforming map/object", map[string]any{"a": 1.0, "b": []any{"x"}}, "object"},
+		{"conforming list/list[int]", []any{1.0, 2.0, 3.0}, "list[int]"},
+		{"plain string/object", "hello", "object"},
+		{"JSON text/object", `{"selected_files": ["/p1.py", "/p2.py"], "rationale": "core"}`, "object"},
+		{"fenced/object", "```json\n{\"a\": 1, \"b\": [1, 2, 3]}\n```", "object"},
+		{"map/str", map[string]any{"b": 1.0, "a": []any{"x", "<y>"}}, "str"},
+		{"numeric string/integer", "1458059302022549698", "integer"},
+		{"word/boolean", "Yes", "boolean"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ToDeclared(c.in, c.declared)
+			}
+		})
+	}
+}
