@@ -410,3 +410,103 @@ func TestVariantsEdgeCases(t *testing.T) {
 		t.Errorf("Variants of no arguments = %v, want none", names(vs))
 	}
 }
+
+// Schemas from the other sources: a workflow node's Go struct, and a
+// Python server's anyOf with $defs.
+func TestVariantsOtherSchemas(t *testing.T) {
+	type node struct {
+		Tags    []string       `json:"tags"`
+		Limit   *int           `json:"limit"`
+		Payload string         `json:"payload"`
+		Meta    map[string]int `json:"meta"`
+	}
+	fromStruct, err := coerce.SchemaFromStruct(node{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromPython := mustSchema(t, `{
+		"type": "object",
+		"$defs": {"Tags": {"type": "array", "items": {"type": "string"}}},
+		"properties": {
+			"tags":    {"anyOf": [{"$ref": "#/$defs/Tags"}, {"type": "null"}]},
+			"limit":   {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": null},
+			"payload": {"type": "string"},
+			"meta":    {"type": "object", "additionalProperties": {"type": "integer"}}
+		}
+	}`)
+	valid := map[string]any{
+		"tags":    []string{"a"},
+		"limit":   nil,
+		"payload": `{"a": 1}`,
+		"meta":    map[string]int{"n": 1},
+	}
+	want := []string{
+		"limit/null-as-empty-string",
+		"limit/null-as-string",
+		"meta/object-as-json-text",
+		"meta/object-as-spaced-json-text",
+		"meta/object-as-indented-json-text",
+		"meta/object-as-double-encoded-json-text",
+		"meta/object-as-fenced-json-text",
+		"payload/json-text-as-object",
+		"tags/array-as-json-text",
+		"tags/array-as-spaced-json-text",
+		"tags/array-as-indented-json-text",
+		"tags/array-as-double-encoded-json-text",
+		"tags/array-as-fenced-json-text",
+	}
+	for name, schema := range map[string]*coerce.Schema{"struct": fromStruct, "JSON Schema": fromPython} {
+		var got []string
+		for _, v := range coercetest.Variants(schema, valid) {
+			if !strings.Contains(v.Name, "+") {
+				got = append(got, v.Name)
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: single variants (-want +got):\n%s", name, diff)
+		}
+		coercetest.AssertRepairs(t, schema, valid)
+		coercetest.AssertRepairsJSON(t, schema, mustJSON(t, valid))
+	}
+}
+
+// TestRepairsTrickyValues runs the helpers over values that are hard to
+// write as JSON text: escapes, fences and JSON inside strings, keys that
+// need escaping, extreme and negative-zero numbers.
+func TestRepairsTrickyValues(t *testing.T) {
+	tests := []struct {
+		declared string
+		valid    any
+	}{
+		{"list[str]", []any{"", `"`, `\`, "\n\t", "<a>&amp;", "\u2028\u2029", "\x00\x1f", "é😀", "```", "{", "[1]"}},
+		{"dict[str, str]", map[string]any{"": "", "a/b": "x", "é": "😀", `"`: `\`}},
+		{"dict", map[string]any{"k": []any{"v", "```json\n[1]\n```"}}},
+		{"list[float]", []any{0.1, math.Copysign(0, -1), 2.5e-300, 1.7976931348623157e308, 5e-324, 1e21, 1e-7, -5}},
+		{"list[list[int]]", []any{[]any{1, 2}, []any{}}},
+		{"Optional[list[dict]]", []any{map[string]any{"x": []any{1.5, nil, true}}}},
+		{"tuple[int, str]", []any{1, "x"}},
+		{"list[bool] | None", []any{true, false}},
+		{"int", json.Number("1e3")},
+		{"int", json.Number("-0")},
+		{"float", 5e-324},
+		{"float", json.Number("0.5")},
+		{"str", "-0"},
+		{"str", "5e-324"},
+		{"str", "1.7976931348623157e+308"},
+		{"str", `{"a":{"b":[1,{"c":null}]}}`},
+		{"str", `["\u2028"]`},
+		{"str", "{}"},
+	}
+	for _, tt := range tests {
+		schema, err := coerce.SchemaFromTypes(map[string]string{"p": tt.declared, "q": "int"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		valid := map[string]any{"p": tt.valid, "q": 3}
+		if len(coercetest.Variants(schema, valid)) < 2 {
+			t.Errorf("%q %#v: no variant of p", tt.declared, tt.valid)
+		}
+		coercetest.AssertRepairs(t, schema, valid)
+		coercetest.AssertRepairsJSON(t, schema, mustJSON(t, valid))
+	}
+}
