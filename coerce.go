@@ -90,6 +90,30 @@ func (o Options) ToType(value any, t *Type) (any, error) {
 	return out, nil
 }
 
+// Structured returns the object or array that s holds with the default
+// Options. See Options.Structured.
+func Structured(s string) (any, bool) { return Options{}.Structured(s) }
+
+// Structured returns the object (map[string]any) or array ([]any) that s
+// holds as JSON text — bare, in one markdown fence around the whole string,
+// or encoded once more as a JSON string — and true; otherwise s itself and
+// false. It is ToDeclared(s, "object | array") for values that have no
+// declared type, such as an agent's reply or an LLM's positional argument,
+// where "123", "true" and prose must stay text. A string that cannot be
+// JSON text costs no allocation.
+func (o Options) Structured(s string) (any, bool) {
+	if sh, _ := sniff(s); sh == shapeNone {
+		return s, false
+	}
+	out, err := o.ToType(s, objectOrArray)
+	if err != nil {
+		return s, false
+	}
+	return out, true
+}
+
+var objectOrArray = newUnion([]*Type{objectType, arrayType})
+
 // Conforms reports whether v already fits t, deeply: coercing it would
 // return it unchanged. Nil conforms to every type. It allocates nothing for
 // the values encoding/json decodes into.
