@@ -140,8 +140,10 @@ type broken struct {
 
 // Variants returns the broken forms of valid, the arguments of a call that
 // conforms to schema, in a fixed order: the single forms by parameter name
-// and form, then the combinations (see the package documentation). Values
-// that encoding/json cannot encode are not broken.
+// and form, then the combinations (see the package documentation). None of
+// them conforms to schema as sent; each is one that coercion, by the rules
+// of package coerce, repairs into its Want. Parameters the schema does not
+// declare, and values that encoding/json cannot encode, are not broken.
 func Variants(schema *coerce.Schema, valid map[string]any) []Variant {
 	var params []string
 	forms := map[string][]broken{}
