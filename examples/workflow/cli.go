@@ -13,6 +13,11 @@ import (
 // string. Either way the node's declared types decide in the end (see
 // Engine.RunNode): a parsed object declared str goes back to JSON text, "5"
 // declared int becomes 5.
+//
+// The guess is pflow's, kept here to show that coercion copes with it. A
+// CLI that knows the node's schema does better to guess nothing: left as
+// text, a value declared dict is parsed by the schema and one declared str
+// keeps its bytes (spacing, key order) exactly.
 func ParseCLIParams(args []string) (map[string]any, error) {
 	params := make(map[string]any, len(args))
 	for _, arg := range args {
