@@ -159,6 +159,9 @@ func (e *Engine) Run(ctx context.Context, inputs map[string]any, steps []Step) (
 	scope := map[string]any{"inputs": inputs, "steps": outputs}
 	var last map[string]any
 	for _, st := range steps {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		out, err := e.runStep(ctx, st, scope)
 		if err != nil {
 			return nil, &StepError{Step: st.Name, Err: err}
