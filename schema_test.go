@@ -170,7 +170,6 @@ func checkErrors(t *testing.T, how string, err error, want []wantError) []*Error
 	return got
 }
 
-
 // sameMap reports whether a and b are the same map, not merely equal ones.
 func sameMap(a, b map[string]any) bool {
 	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
