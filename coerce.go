@@ -208,13 +208,21 @@ func (w *walker) union(v any, t *Type, depth int, owned bool) (any, bool) {
 // structured converts to an object or array type.
 func (w *walker) structured(v any, t *Type, depth int, owned bool) (any, bool) {
 	switch x := v.(type) {
+	// Unchanged, the value goes back as the interface it came in: boxing
+	// the slice again would allocate.
 	case map[string]any:
 		if t.kind == typeObject {
-			return w.object(x, t, depth, owned)
+			if out, changed := w.object(x, t, depth, owned); changed {
+				return out, true
+			}
+			return v, false
 		}
 	case []any:
 		if t.kind == typeArray {
-			return w.array(x, t, depth, owned)
+			if out, changed := w.array(x, t, depth, owned); changed {
+				return out, true
+			}
+			return v, false
 		}
 	case string:
 		return w.fromText(v, x, t, depth)
@@ -239,7 +247,7 @@ func (w *walker) structured(v any, t *Type, depth int, owned bool) (any, bool) {
 	return v, false
 }
 
-func (w *walker) object(m map[string]any, t *Type, depth int, owned bool) (any, bool) {
+func (w *walker) object(m map[string]any, t *Type, depth int, owned bool) (map[string]any, bool) {
 	if t.props == nil && t.rest.isAny() {
 		return m, false
 	}
@@ -284,7 +292,7 @@ func (w *walker) members(m map[string]any, t *Type, depth int, owned bool) (map[
 	return out, changed
 }
 
-func (w *walker) array(s []any, t *Type, depth int, owned bool) (any, bool) {
+func (w *walker) array(s []any, t *Type, depth int, owned bool) ([]any, bool) {
 	if len(t.prefix) == 0 && t.elem.isAny() {
 		return s, false
 	}
