@@ -137,9 +137,9 @@ func sameReference(in, out any) bool {
 	return true
 }
 
-// decimalText is the decimal text of a number as the JSON it stands for:
+// numberDecimal is the decimal text of a number as the JSON it stands for:
 // json.Number as written, float64 in its shortest form.
-func decimalText(v any) (string, bool) {
+func numberDecimal(v any) (string, bool) {
 	switch x := v.(type) {
 	case json.Number:
 		return string(x), true
@@ -156,8 +156,8 @@ func decimalText(v any) (string, bool) {
 // each is the same, and strings when they are JSON text that matches so.
 // It returns "" on a match, else what differs where.
 func valueMismatch(path string, got, want any, asFloat64 bool) string {
-	if gt, ok := decimalText(got); ok {
-		wt, ok := decimalText(want)
+	if gt, ok := numberDecimal(got); ok {
+		wt, ok := numberDecimal(want)
 		if ok && sameDecimal(gt, wt) {
 			return ""
 		}
