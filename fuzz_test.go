@@ -152,8 +152,9 @@ func numberDecimal(v any) (string, bool) {
 // valueMismatch compares two values as JSON values: maps, slices, strings,
 // booleans and nil exactly, numbers by exact decimal value (5, 5.0, 5e0 and
 // json.Number("5") are equal). With asFloat64, for values of which one side
-// went through float64, numbers also match when the float64 nearest to
-// each is the same, and strings when they are JSON text that matches so.
+// went through float64, a float64 number also matches a number whose
+// nearest float64 it is, and strings match when they are JSON text that
+// matches so.
 // It returns "" on a match, else what differs where.
 func valueMismatch(path string, got, want any, asFloat64 bool) string {
 	if gt, ok := numberDecimal(got); ok {
@@ -161,7 +162,9 @@ func valueMismatch(path string, got, want any, asFloat64 bool) string {
 		if ok && sameDecimal(gt, wt) {
 			return ""
 		}
-		if ok && asFloat64 {
+		_, gotFloat := got.(float64)
+		_, wantFloat := want.(float64)
+		if ok && asFloat64 && (gotFloat || wantFloat) {
 			gf, gerr := strconv.ParseFloat(gt, 64)
 			wf, werr := strconv.ParseFloat(wt, 64)
 			if gerr == nil && werr == nil && gf == wf {
@@ -386,6 +389,17 @@ func FuzzSniff(f *testing.F) {
 		want, wantErr := ToDeclared(text, declared)
 		if wantErr != nil && utf8.ValidString(text) && !hasLoneSurrogate(text) {
 			t.Fatalf("ToDeclared(%q, %q): %v, but encoding/json reads it", text, declared, wantErr)
+		}
+		if wantErr == nil {
+			// What encoding/json reads, exactly where the result holds
+			// json.Number, as float64 would where it holds float64.
+			ref, err := decodeUseNumber([]byte(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := valueMismatch("", want, ref, true); d != "" {
+				t.Fatalf("ToDeclared(%q, %q) = %#v, encoding/json reads %#v: %s", text, declared, want, ref, d)
+			}
 		}
 		if !utf8.ValidString(text) {
 			return // json.Marshal would replace what makes it an error
