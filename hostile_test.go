@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -798,8 +799,9 @@ func isolated(t *testing.T) bool {
 	if os.Getenv(env) == t.Name() {
 		return true
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v")
-	cmd.Env = append(os.Environ(), env+"="+t.Name())
+	cmd := exec.Command(os.Args[0], "-test.run=^"+regexp.QuoteMeta(t.Name())+"$", "-test.count=1", "-test.v")
+	// GORACE: a race-enabled child otherwise sleeps a second at exit.
+	cmd.Env = append(os.Environ(), env+"="+t.Name(), "GORACE=atexit_sleep_ms=0 "+os.Getenv("GORACE"))
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
