@@ -347,6 +347,10 @@ func TestHostileCycles(t *testing.T) {
 	cyclicMap["self"] = cyclicMap
 	cyclicSlice := []any{"s", nil}
 	cyclicSlice[1] = cyclicSlice
+	onlyMaps := map[string]any{}
+	onlyMaps["self"] = onlyMaps
+	onlySlices := []any{nil}
+	onlySlices[0] = onlySlices
 	a, b := map[string]any{}, map[string]any{}
 	a["b"], b["a"] = b, a
 	throughSlice := map[string]any{}
@@ -374,9 +378,14 @@ func TestHostileCycles(t *testing.T) {
 		{"slice to list[list[str]]", cyclicSlice, "list[list[str]]", []error{ErrLimit, ErrKind}},
 		{"map to str | list[int]", cyclicMap, "str | list[int]", []error{ErrLimit}},
 		{"struct to dict[str, str]", cyclicStruct, "dict[str, str]", []error{ErrLimit}},
+		{"map to dict[str, dict]", cyclicMap, "dict[str, dict]", []error{ErrKind}},
+		{"slice to list[list]", cyclicSlice, "list[list]", []error{ErrKind}},
+		{"maps only to string", onlyMaps, "string", []error{ErrLimit}},
+		{"slices only to list[str]", onlySlices, "list[str]", []error{ErrLimit}},
 		// Every value of the map is a map, every element of the slice a
 		// slice: they fit as they are, and nothing needs to walk further.
-		{"map to dict[str, dict]", map[string]any{"self": cyclicMap}, "dict[str, dict]", nil},
+		{"maps only to dict[str, dict]", onlyMaps, "dict[str, dict]", nil},
+		{"slices only to list[list]", onlySlices, "list[list]", nil},
 		{"map to object", cyclicMap, "object", nil},
 		{"map to any", cyclicMap, "any", nil},
 		{"slice to list", cyclicSlice, "list", nil},
