@@ -73,9 +73,6 @@ func reflectKind(rv reflect.Value) kind {
 		if rv.Type() == rawMessageType {
 			return kindRaw
 		}
-		if rv.Type().Elem().Kind() == reflect.Uint8 {
-			return kindString // encoding/json writes []byte as base64 text
-		}
 		return kindArray
 	case reflect.Array:
 		return kindArray
@@ -280,7 +277,10 @@ type typeParser struct {
 
 func (p *typeParser) fail(sentinel error, detail string) {
 	if p.err == nil {
-		p.err = &Error{Err: sentinel, Detail: "type " + quote(p.src) + ": " + detail}
+		if detail != quote(p.src) {
+			detail += " in " + quote(p.src)
+		}
+		p.err = &Error{Err: sentinel, Detail: detail}
 	}
 }
 
