@@ -223,8 +223,21 @@ func (w *walker) object(m map[string]any, t *Type, depth int, owned bool) (any, 
 		w.fail(m, t, ErrLimit, "nesting deeper than "+strconv.Itoa(w.o.maxDepth()))
 		return m, false
 	}
-	out, mark := m, w.errs.len()
-	changed := false
+	mark := w.errs.len()
+	out, changed := w.members(m, t, depth, owned)
+	if w.errs.len() > mark {
+		return m, false
+	}
+	return out, changed
+}
+
+// members converts each property of m to its declared type, copying m on
+// the first change unless it is owned. A property that fails is recorded
+// and left as it was, so the result is whole even when some fail: objects
+// inside a value fail as a unit (object), a schema's parameters one by one
+// (Schema.Coerce).
+func (w *walker) members(m map[string]any, t *Type, depth int, owned bool) (map[string]any, bool) {
+	out, changed := m, false
 	for k, val := range m {
 		ft := t.field(k)
 		if ft.isAny() {
@@ -238,14 +251,11 @@ func (w *walker) object(m map[string]any, t *Type, depth int, owned bool) (any, 
 		}
 		if ok {
 			if !owned && !changed {
-				out = maps.Clone(m) // copy on the first write: the caller's map stays as it was
+				out = maps.Clone(m) // the caller's map stays as it was
 			}
 			out[k] = nv
 			changed = true
 		}
-	}
-	if w.errs.len() > mark {
-		return m, false
 	}
 	return out, changed
 }
@@ -677,7 +687,10 @@ func (l *errList) prefix(from int, token string) {
 // err returns the errors as one error, ordered by path so that the same
 // input gives the same message whatever order Go's maps iterate in.
 func (l *errList) err() error {
-	if len(l.more) == 0 {
+	switch {
+	case l.first == nil:
+		return nil // not a typed nil *Error in a non-nil error
+	case len(l.more) == 0:
 		return l.first // no allocation for the common single failure
 	}
 	all := make([]*Error, 0, l.len())

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -126,18 +127,19 @@ type Type struct {
 	props   map[string]*Type // typeObject: types of named properties
 	rest    *Type            // typeObject: type of the other properties' values; nil is any
 	name    string           // canonical form, for String and error messages
+	exact   bool             // name describes the type entirely (false for objects with properties)
 }
 
 // Predeclared types: shared so that the common declarations allocate nothing.
 var (
-	anyType     = &Type{kind: typeAny, name: "any"}
-	nullType    = &Type{kind: typeNull, name: "null"}
-	booleanType = &Type{kind: typeBoolean, name: "boolean"}
-	integerType = &Type{kind: typeInteger, name: "integer"}
-	numberType  = &Type{kind: typeNumber, name: "number"}
-	stringType  = &Type{kind: typeString, name: "string"}
-	arrayType   = &Type{kind: typeArray, name: "array"}
-	objectType  = &Type{kind: typeObject, name: "object"}
+	anyType     = &Type{kind: typeAny, name: "any", exact: true}
+	nullType    = &Type{kind: typeNull, name: "null", exact: true}
+	booleanType = &Type{kind: typeBoolean, name: "boolean", exact: true}
+	integerType = &Type{kind: typeInteger, name: "integer", exact: true}
+	numberType  = &Type{kind: typeNumber, name: "number", exact: true}
+	stringType  = &Type{kind: typeString, name: "string", exact: true}
+	arrayType   = &Type{kind: typeArray, name: "array", exact: true}
+	objectType  = &Type{kind: typeObject, name: "object", exact: true}
 )
 
 // String returns the type's canonical form, such as "list[integer]",
@@ -169,39 +171,37 @@ func (t *Type) item(i int) *Type {
 	return t.elem
 }
 
-// hasMember reports whether t is, or is a union with, a member of kind k.
-func (t *Type) hasMember(k typeKind) bool {
-	if t.kind == typeUnion {
-		for _, m := range t.members {
-			if m.kind == k {
-				return true
-			}
-		}
-		return false
-	}
-	return t.kind == k
-}
+// anyish is isAny for types under construction: only the shared anyType
+// (and nil) is any there, because a schema's $ref placeholder looks like any
+// until the definition it stands for is compiled into it.
+func anyish(t *Type) bool { return t == nil || t == anyType }
 
 func newList(elem *Type) *Type {
-	if elem.isAny() {
+	if anyish(elem) {
 		return arrayType
 	}
-	return &Type{kind: typeArray, elem: elem, name: "list[" + elem.name + "]"}
+	return &Type{kind: typeArray, elem: elem, name: "list[" + elem.name + "]", exact: elem.exact}
 }
 
 func newDict(value *Type) *Type {
-	if value.isAny() {
+	if anyish(value) {
 		return objectType
 	}
-	return &Type{kind: typeObject, rest: value, name: "dict[string, " + value.name + "]"}
+	return &Type{kind: typeObject, rest: value, name: "dict[string, " + value.name + "]", exact: value.exact}
 }
 
-func newTuple(items []*Type) *Type {
+func newTuple(items []*Type, rest *Type) *Type {
 	names := make([]string, len(items))
+	exact := anyish(rest)
 	for i, it := range items {
-		names[i] = it.String()
+		if it == nil {
+			it = anyType
+			items[i] = it
+		}
+		names[i] = it.name
+		exact = exact && it.exact
 	}
-	return &Type{kind: typeArray, prefix: items, name: "tuple[" + strings.Join(names, ", ") + "]"}
+	return &Type{kind: typeArray, prefix: items, elem: rest, name: "tuple[" + strings.Join(names, ", ") + "]", exact: exact}
 }
 
 // newUnion flattens nested unions and drops repeated members; a union with
@@ -215,23 +215,26 @@ func newUnion(alts []*Type) *Type {
 			list = a.members
 		}
 		for _, m := range list {
-			if m.isAny() {
+			if anyish(m) {
 				return anyType
 			}
-			if !seen[m.name] {
-				seen[m.name] = true
-				members = append(members, m)
+			if m.exact && seen[m.name] || slices.Contains(members, m) {
+				continue
 			}
+			seen[m.name] = m.exact
+			members = append(members, m)
 		}
 	}
 	if len(members) == 1 {
 		return members[0]
 	}
 	names := make([]string, len(members))
+	exact := true
 	for i, m := range members {
 		names[i] = m.name
+		exact = exact && m.exact
 	}
-	return &Type{kind: typeUnion, members: members, name: strings.Join(names, " | ")}
+	return &Type{kind: typeUnion, members: members, name: strings.Join(names, " | "), exact: exact}
 }
 
 // ParseType parses a declared type. Names are case-insensitive and spaces
@@ -465,7 +468,7 @@ func (p *typeParser) term(depth int) *Type {
 			if len(args) == 2 && args[1] == nil {
 				return newList(args[0])
 			}
-			return newTuple(args)
+			return newTuple(args, nil)
 		}
 		return newList(args[0])
 	case objectType:
