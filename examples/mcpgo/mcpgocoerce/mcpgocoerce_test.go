@@ -354,6 +354,26 @@ func TestReregisteredToolIsCoercedToItsNewSchema(t *testing.T) {
 	equal(t, "x declared string", rec.last(t).GetArguments()["x"], "5")
 }
 
+// Some clients send "arguments": null for a call without arguments; mcp-go
+// accepts it, and it is not a coercion failure.
+func TestNullArgumentsAreNoArguments(t *testing.T) {
+	var errs errorLog
+	s := newServer(errs.options().Install)
+	var rec recorder
+	s.AddTool(demo.Tool(), rec.handle)
+	resp := s.HandleMessage(t.Context(), json.RawMessage(
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":null}}`))
+	if r, ok := resp.(mcp.JSONRPCResponse); !ok {
+		t.Fatalf("got %#v, want a response", resp)
+	} else if res, ok := r.Result.(*mcp.CallToolResult); !ok || res.IsError {
+		t.Fatalf("got %#v, want a successful call", r.Result)
+	}
+	equal(t, "RawArguments", string(rec.last(t).Params.RawArguments), "null")
+	if errs := errs.get(); errs != nil {
+		t.Errorf("OnError called: %v", errs)
+	}
+}
+
 // toolSession is a client session with tools of its own, as mcp-go's HTTP
 // transports provide.
 type toolSession struct{ tools map[string]server.ServerTool }
