@@ -152,6 +152,27 @@ func (t *Type) String() string {
 	return t.name
 }
 
+// Kind names what t declares: "any", "null", "boolean", "integer",
+// "number", "string", "array", "object", or "union" (see Members).
+func (t *Type) Kind() string {
+	if t == nil {
+		return "any"
+	}
+	return [...]string{
+		typeAny: "any", typeNull: "null", typeBoolean: "boolean", typeInteger: "integer",
+		typeNumber: "number", typeString: "string", typeArray: "array", typeObject: "object", typeUnion: "union",
+	}[t.kind]
+}
+
+// Members returns the alternatives of a union type, and nil for any other
+// type. The slice is shared: do not modify it.
+func (t *Type) Members() []*Type {
+	if t == nil || t.kind != typeUnion {
+		return nil
+	}
+	return t.members
+}
+
 // isAny reports whether every value conforms to t; a nil *Type is any.
 func (t *Type) isAny() bool { return t == nil || t.kind == typeAny }
 
