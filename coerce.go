@@ -1,5 +1,15 @@
 package coerce
 
+import (
+	"encoding/json"
+	"maps"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
 // Options configures coercion. The zero value gives the defaults described
 // in the package documentation; its methods mirror the package functions.
 type Options struct {
@@ -32,13 +42,661 @@ type Options struct {
 
 const defaultMaxDepth = 10000
 
+func (o Options) maxDepth() int {
+	if o.MaxDepth <= 0 {
+		return defaultMaxDepth
+	}
+	return o.MaxDepth
+}
+
 // ToDeclared converts value to the declared type with the default Options.
+// See Options.ToDeclared.
 func ToDeclared(value any, declared string) (any, error) {
 	return Options{}.ToDeclared(value, declared)
 }
 
-// ToDeclared converts value to the declared type (see ParseType for the type
-// names). TEMPORARY: returns value unchanged.
+// ToDeclared converts value to the declared type, a type expression as
+// ParseType reads it (parsed once, then cached).
+//
+// A value that already conforms is returned as it is: the same map, the same
+// slice, the same string. Otherwise the result is a new value that conforms;
+// the caller's maps and slices are never modified. Nil passes as nil for
+// every type. If the value cannot be converted, ToDeclared returns it
+// unchanged with an error that says where and why (see Error).
 func (o Options) ToDeclared(value any, declared string) (any, error) {
-	return value, nil
+	t, err := cachedType(declared)
+	if err != nil {
+		e := *err.(*Error)
+		e.Value = value
+		return value, &e
+	}
+	return o.ToType(value, t)
+}
+
+// ToType converts value to a parsed type with the default Options. See
+// Options.ToDeclared.
+func ToType(value any, t *Type) (any, error) {
+	return Options{}.ToType(value, t)
+}
+
+// ToType is ToDeclared with a type that is already parsed, such as one from
+// ParseType or Schema.Lookup.
+func (o Options) ToType(value any, t *Type) (any, error) {
+	w := walker{o: o}
+	out, _ := w.coerce(value, t, 0, false)
+	if w.errs.len() > 0 {
+		return value, w.errs.err()
+	}
+	return out, nil
+}
+
+// Conforms reports whether v already fits t, deeply: coercing it would
+// return it unchanged. Nil conforms to every type. It allocates nothing for
+// the values encoding/json decodes into.
+func (t *Type) Conforms(v any) bool {
+	return conforms(v, t, 0, defaultMaxDepth)
+}
+
+// walker carries one call's options and the errors it finds. Each step
+// returns its value converted, and whether that is a new value; a step that
+// fails records an *Error and returns its value as it was.
+type walker struct {
+	o    Options
+	errs errList
+}
+
+func (w *walker) fail(v any, t *Type, sentinel error, detail string) {
+	w.errs.add(&Error{Declared: t.String(), Value: v, Err: sentinel, Detail: detail})
+}
+
+// failWith records err, an *Error from the decoder, encoder or type parser
+// that lacks the context of where it happened.
+func (w *walker) failWith(v any, t *Type, err error) {
+	e := err.(*Error)
+	e.Declared, e.Value = t.String(), v
+	w.errs.add(e)
+}
+
+// coerce converts v to t. owned says that v was made by this call (decoded
+// from JSON text), so that its maps and slices may be changed in place.
+func (w *walker) coerce(v any, t *Type, depth int, owned bool) (any, bool) {
+	if t.isAny() || v == nil {
+		return v, false
+	}
+	if raw, ok := v.(json.RawMessage); ok {
+		return w.fromRaw(raw, t, depth)
+	}
+	switch t.kind {
+	case typeUnion:
+		return w.union(v, t, depth, owned)
+	case typeObject, typeArray:
+		return w.structured(v, t, depth, owned)
+	case typeString:
+		return w.toString(v, t, depth)
+	case typeInteger, typeNumber:
+		return w.toNumber(v, t)
+	case typeBoolean:
+		return w.toBoolean(v, t)
+	case typeNull:
+		return w.toNull(v, t)
+	}
+	return v, false
+}
+
+// union keeps a value that conforms to any member, deeply; otherwise it
+// tries the members of the value's own kind first, then the others in
+// declared order, and the first that converts wins. When none does, the
+// errors of the first attempt are reported: the one most likely meant.
+func (w *walker) union(v any, t *Type, depth int, owned bool) (any, bool) {
+	maxDepth := w.o.maxDepth()
+	for _, m := range t.members {
+		if conforms(v, m, depth, maxDepth) {
+			return v, false
+		}
+	}
+	k := kindOf(v)
+	mark, firstEnd := w.errs.len(), -1
+	for _, ownKind := range [2]bool{true, false} {
+		for _, m := range t.members {
+			if (m.kind.valueKind() == k) != ownKind {
+				continue
+			}
+			before := w.errs.len()
+			// Not owned: a failed attempt must leave v intact for the next.
+			out, changed := w.coerce(v, m, depth, false)
+			if w.errs.len() == before {
+				w.errs.truncate(mark)
+				return out, changed
+			}
+			if firstEnd < 0 {
+				firstEnd = w.errs.len()
+			} else {
+				w.errs.truncate(before)
+			}
+		}
+	}
+	if firstEnd == mark+1 && w.errs.at(mark).Path == "" {
+		w.errs.at(mark).Declared = t.String() // the value itself failed: name the whole union
+	}
+	return v, false
+}
+
+// structured converts to an object or array type.
+func (w *walker) structured(v any, t *Type, depth int, owned bool) (any, bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		if t.kind == typeObject {
+			return w.object(x, t, depth, owned)
+		}
+	case []any:
+		if t.kind == typeArray {
+			return w.array(x, t, depth, owned)
+		}
+	case string:
+		return w.fromText(v, x, t, depth)
+	}
+	k := kindOf(v)
+	switch {
+	case k == kindNull: // a typed nil pointer
+		return v, false
+	case k == kindObject && t.kind == typeObject, k == kindArray && t.kind == typeArray:
+		// A Go map, struct or slice of another type: through JSON when it
+		// does not fit as it is.
+		if conforms(v, t, depth, w.o.maxDepth()) {
+			return v, false
+		}
+		return w.viaJSON(v, t, depth)
+	case k == kindString:
+		return w.fromText(v, stringOf(v), t, depth)
+	case t.kind == typeArray && w.o.WrapScalars && (k == kindBool || k == kindNumber):
+		return w.wrap(v, t, depth)
+	}
+	w.fail(v, t, ErrKind, "")
+	return v, false
+}
+
+func (w *walker) object(m map[string]any, t *Type, depth int, owned bool) (any, bool) {
+	if t.props == nil && t.rest.isAny() {
+		return m, false
+	}
+	if depth >= w.o.maxDepth() {
+		w.fail(m, t, ErrLimit, "nesting deeper than "+strconv.Itoa(w.o.maxDepth()))
+		return m, false
+	}
+	mark := w.errs.len()
+	out, changed := w.members(m, t, depth, owned)
+	if w.errs.len() > mark {
+		return m, false
+	}
+	return out, changed
+}
+
+// members converts each property of m to its declared type, copying m on
+// the first change unless it is owned. A property that fails is recorded
+// and left as it was, so the result is whole even when some fail: objects
+// inside a value fail as a unit (object), a schema's parameters one by one
+// (Schema.Coerce).
+func (w *walker) members(m map[string]any, t *Type, depth int, owned bool) (map[string]any, bool) {
+	out, changed := m, false
+	for k, val := range m {
+		ft := t.field(k)
+		if ft.isAny() {
+			continue
+		}
+		before := w.errs.len()
+		nv, ok := w.coerce(val, ft, depth+1, owned)
+		if w.errs.len() > before {
+			w.errs.prefix(before, pointerToken(k))
+			continue
+		}
+		if ok {
+			if !owned && !changed {
+				out = maps.Clone(m) // the caller's map stays as it was
+			}
+			out[k] = nv
+			changed = true
+		}
+	}
+	return out, changed
+}
+
+func (w *walker) array(s []any, t *Type, depth int, owned bool) (any, bool) {
+	if len(t.prefix) == 0 && t.elem.isAny() {
+		return s, false
+	}
+	if depth >= w.o.maxDepth() {
+		w.fail(s, t, ErrLimit, "nesting deeper than "+strconv.Itoa(w.o.maxDepth()))
+		return s, false
+	}
+	out, mark := s, w.errs.len()
+	changed := false
+	for i, val := range s {
+		et := t.item(i)
+		if et.isAny() {
+			continue
+		}
+		before := w.errs.len()
+		nv, ok := w.coerce(val, et, depth+1, owned)
+		if w.errs.len() > before {
+			w.errs.prefix(before, "/"+strconv.Itoa(i))
+			continue
+		}
+		if ok {
+			if !owned && !changed {
+				out = slices.Clone(s)
+			}
+			out[i] = nv
+			changed = true
+		}
+	}
+	if w.errs.len() > mark {
+		return s, false
+	}
+	return out, changed
+}
+
+// wrap makes a one-element array of a single value (Options.WrapScalars).
+func (w *walker) wrap(v any, t *Type, depth int) (any, bool) {
+	before := w.errs.len()
+	nv, _ := w.coerce(v, t.item(0), depth+1, false)
+	if w.errs.len() > before {
+		w.errs.prefix(before, "/0")
+		return v, false
+	}
+	return []any{nv}, true
+}
+
+// fromText parses JSON text found where an object or array is declared: v is
+// the value as given, s its text. The sniff decides, without allocating,
+// whether parsing can succeed; it unwraps one level of double encoding or
+// one markdown fence.
+func (w *walker) fromText(v any, s string, t *Type, depth int) (any, bool) {
+	sh, text := sniff(s)
+	switch sh {
+	case shapeNone:
+		if w.o.WrapScalars && t.kind == typeArray {
+			return w.wrap(v, t, depth)
+		}
+		w.fail(v, t, ErrKind, "not JSON text")
+		return v, false
+	case shapeQuoted:
+		inner, err := decodeJSON(text, false, 1)
+		if err != nil {
+			w.failWith(v, t, err)
+			return v, false
+		}
+		if sh, text = sniffPlain(inner.(string)); sh == shapeNone {
+			w.fail(v, t, ErrKind, "a JSON string that holds no JSON object or array text")
+			return v, false
+		}
+	case shapeFenced:
+		if sh, text = sniffPlain(text); sh == shapeNone {
+			w.fail(v, t, ErrKind, "a markdown fence around no JSON object or array text")
+			return v, false
+		}
+	}
+	switch {
+	case sh == shapeObject && t.kind == typeArray:
+		w.fail(v, t, ErrKind, "JSON text of an object")
+		return v, false
+	case sh == shapeArray && t.kind == typeObject:
+		w.fail(v, t, ErrKind, "JSON text of an array")
+		return v, false
+	}
+	return w.parse(v, text, t, depth)
+}
+
+// parse decodes JSON text and converts what it holds to t.
+func (w *walker) parse(v any, text string, t *Type, depth int) (any, bool) {
+	if w.o.MaxSize > 0 && len(text) > w.o.MaxSize {
+		w.fail(v, t, ErrLimit, "JSON text longer than "+strconv.Itoa(w.o.MaxSize)+" bytes")
+		return v, false
+	}
+	val, err := decodeJSON(text, w.o.UseNumber, w.o.maxDepth()-depth)
+	if err != nil {
+		w.failWith(v, t, err)
+		return v, false
+	}
+	before := w.errs.len()
+	out, _ := w.coerce(val, t, depth, true)
+	if w.errs.len() > before {
+		return v, false
+	}
+	return out, true
+}
+
+// fromRaw decodes a json.RawMessage and converts what it holds.
+func (w *walker) fromRaw(raw json.RawMessage, t *Type, depth int) (any, bool) {
+	val, err := decodeJSON(raw, w.o.UseNumber, w.o.maxDepth()-depth)
+	if err != nil {
+		w.failWith(raw, t, err)
+		return raw, false
+	}
+	before := w.errs.len()
+	out, _ := w.coerce(val, t, depth, true)
+	if w.errs.len() > before {
+		return raw, false
+	}
+	return out, true
+}
+
+// viaJSON converts a Go value of another type (a struct, a typed map or
+// slice) by writing it as JSON and reading that back into maps and slices.
+func (w *walker) viaJSON(v any, t *Type, depth int) (any, bool) {
+	text, err := appendJSON(nil, v, w.o.maxDepth()-depth)
+	if err != nil {
+		w.failWith(v, t, err)
+		return v, false
+	}
+	return w.parse(v, string(text), t, depth)
+}
+
+func (w *walker) toString(v any, t *Type, depth int) (any, bool) {
+	switch x := v.(type) {
+	case string:
+		return v, false
+	case map[string]any, []any:
+		return w.encode(v, t, depth)
+	case bool:
+		if !w.o.StructuredOnly {
+			return strconv.FormatBool(x), true
+		}
+	}
+	switch kindOf(v) {
+	case kindString, kindNull:
+		return v, false
+	case kindObject, kindArray:
+		return w.encode(v, t, depth)
+	case kindNumber:
+		if w.o.StructuredOnly {
+			break
+		}
+		if s, ok := numberText(v); ok {
+			return s, true
+		}
+		w.fail(v, t, ErrKind, "not a finite number")
+		return v, false
+	case kindBool:
+		if !w.o.StructuredOnly {
+			return strconv.FormatBool(reflect.Indirect(reflect.ValueOf(v)).Bool()), true
+		}
+	}
+	w.fail(v, t, ErrKind, "")
+	return v, false
+}
+
+// encode writes an object or array as compact JSON text for a string.
+func (w *walker) encode(v any, t *Type, depth int) (any, bool) {
+	text, err := appendJSON(nil, v, w.o.maxDepth()-depth)
+	if err != nil {
+		w.failWith(v, t, err)
+		return v, false
+	}
+	if w.o.MaxSize > 0 && len(text) > w.o.MaxSize {
+		w.fail(v, t, ErrLimit, "JSON text longer than "+strconv.Itoa(w.o.MaxSize)+" bytes")
+		return v, false
+	}
+	return string(text), true
+}
+
+func (w *walker) toNumber(v any, t *Type) (any, bool) {
+	num, finite, whole := numberTraits(v)
+	switch {
+	case num && !finite:
+		w.fail(v, t, ErrKind, "not a finite number")
+		return v, false
+	case num && t.kind == typeInteger && !whole:
+		w.fail(v, t, ErrPrecision, "not a whole number")
+		return v, false
+	case num:
+		return v, false
+	case w.o.StructuredOnly:
+	case kindOf(v) == kindString:
+		n, ok := scanNumeral(stringOf(v))
+		if !ok {
+			w.fail(v, t, ErrSyntax, "not a number")
+			return v, false
+		}
+		r := n.value(t.kind == typeInteger, w.o.UseNumber)
+		if r.sentinel != nil {
+			w.fail(v, t, r.sentinel, r.detail)
+			return v, false
+		}
+		return r.value, true
+	case kindOf(v) == kindBool:
+		b := reflect.Indirect(reflect.ValueOf(v)).Bool()
+		switch {
+		case w.o.UseNumber && b:
+			return json.Number("1"), true
+		case w.o.UseNumber:
+			return json.Number("0"), true
+		case b:
+			return float64(1), true
+		}
+		return float64(0), true
+	case kindOf(v) == kindNull:
+		return v, false
+	}
+	w.fail(v, t, ErrKind, "")
+	return v, false
+}
+
+// The strings a boolean accepts, matched without regard to case.
+var (
+	trueWords  = []string{"true", "1", "yes", "on", "t", "y"}
+	falseWords = []string{"false", "0", "no", "off", "f", "n"}
+)
+
+func (w *walker) toBoolean(v any, t *Type) (any, bool) {
+	k := kindOf(v)
+	switch {
+	case k == kindBool, k == kindNull:
+		return v, false
+	case w.o.StructuredOnly:
+	case k == kindString:
+		s := stringOf(v)
+		for i := range trueWords {
+			if strings.EqualFold(s, trueWords[i]) {
+				return true, true
+			}
+			if strings.EqualFold(s, falseWords[i]) {
+				return false, true
+			}
+		}
+		w.fail(v, t, ErrSyntax, "not a boolean")
+		return v, false
+	case k == kindNumber:
+		if one, ok := zeroOrOne(v); ok {
+			return one, true
+		}
+		w.fail(v, t, ErrKind, "only 0 and 1 are booleans")
+		return v, false
+	}
+	w.fail(v, t, ErrKind, "")
+	return v, false
+}
+
+// stringOf returns the text of a value of kind string: a string, or a Go
+// type whose underlying type is string.
+func stringOf(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return reflect.Indirect(reflect.ValueOf(v)).String()
+}
+
+func (w *walker) toNull(v any, t *Type) (any, bool) {
+	if kindOf(v) == kindNull {
+		return v, false
+	}
+	if s, ok := v.(string); ok && !w.o.StructuredOnly && (s == "" || s == "null") {
+		return nil, true
+	}
+	w.fail(v, t, ErrKind, "")
+	return v, false
+}
+
+// conforms reports whether v fits t deeply, allocating nothing for the
+// values encoding/json decodes into. Beyond maxDepth nothing conforms, which
+// keeps cyclic values from looping: coercing them then fails with ErrLimit.
+func conforms(v any, t *Type, depth, maxDepth int) bool {
+	if t.isAny() || v == nil {
+		return true
+	}
+	switch t.kind {
+	case typeUnion:
+		for _, m := range t.members {
+			if conforms(v, m, depth, maxDepth) {
+				return true
+			}
+		}
+		return false
+	case typeString:
+		k := kindOf(v)
+		return k == kindString || k == kindNull
+	case typeInteger, typeNumber:
+		if num, finite, whole := numberTraits(v); num {
+			return finite && (whole || t.kind == typeNumber)
+		}
+		return kindOf(v) == kindNull
+	case typeBoolean:
+		k := kindOf(v)
+		return k == kindBool || k == kindNull
+	case typeNull:
+		return kindOf(v) == kindNull
+	}
+	if depth >= maxDepth {
+		return false
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if t.kind != typeObject {
+			return false
+		}
+		if t.props == nil && t.rest.isAny() {
+			return true
+		}
+		for k, val := range x {
+			if !conforms(val, t.field(k), depth+1, maxDepth) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		if t.kind != typeArray {
+			return false
+		}
+		if len(t.prefix) == 0 && t.elem.isAny() {
+			return true
+		}
+		for i, val := range x {
+			if !conforms(val, t.item(i), depth+1, maxDepth) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflectConforms(reflect.ValueOf(v), t, depth, maxDepth)
+}
+
+// reflectConforms handles Go maps and slices of other types: each element
+// must conform. Structs conform to a bare object; to a type with
+// properties they are converted through JSON, which maps field names.
+func reflectConforms(rv reflect.Value, t *Type, depth, maxDepth int) bool {
+	k := reflectKind(rv)
+	for rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		rv = rv.Elem()
+	}
+	switch {
+	case k == kindNull:
+		return true
+	case k == kindObject && t.kind == typeObject:
+		if t.props == nil && t.rest.isAny() {
+			return true
+		}
+		if rv.Kind() != reflect.Map {
+			return false
+		}
+		for it := rv.MapRange(); it.Next(); {
+			if !conforms(it.Value().Interface(), t.field(it.Key().String()), depth+1, maxDepth) {
+				return false
+			}
+		}
+		return true
+	case k == kindArray && t.kind == typeArray:
+		if len(t.prefix) == 0 && t.elem.isAny() {
+			return true
+		}
+		for i := range rv.Len() {
+			if !conforms(rv.Index(i).Interface(), t.item(i), depth+1, maxDepth) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// errList collects a call's errors. The first is kept apart so that a call
+// that fails once allocates only that error.
+type errList struct {
+	first *Error
+	more  []*Error
+}
+
+func (l *errList) len() int {
+	if l.first == nil {
+		return 0
+	}
+	return 1 + len(l.more)
+}
+
+func (l *errList) at(i int) *Error {
+	if i == 0 {
+		return l.first
+	}
+	return l.more[i-1]
+}
+
+func (l *errList) add(e *Error) {
+	if l.first == nil {
+		l.first = e
+		return
+	}
+	l.more = append(l.more, e)
+}
+
+func (l *errList) truncate(n int) {
+	if n == 0 {
+		l.first = nil
+		l.more = l.more[:0]
+		return
+	}
+	l.more = l.more[:n-1]
+}
+
+// prefix puts a path token before the paths of the errors from index from
+// on: errors bubble up, and each level adds its key.
+func (l *errList) prefix(from int, token string) {
+	for i := from; i < l.len(); i++ {
+		e := l.at(i)
+		e.Path = token + e.Path
+	}
+}
+
+// err returns the errors as one error, ordered by path so that the same
+// input gives the same message whatever order Go's maps iterate in.
+func (l *errList) err() error {
+	switch {
+	case l.first == nil:
+		return nil // not a typed nil *Error in a non-nil error
+	case len(l.more) == 0:
+		return l.first // no allocation for the common single failure
+	}
+	all := make([]*Error, 0, l.len())
+	for i := range l.len() {
+		all = append(all, l.at(i))
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Path < all[j].Path })
+	return joinErrors(all)
 }

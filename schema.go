@@ -1,53 +1,649 @@
 package coerce
 
-import "errors"
+import (
+	"encoding"
+	"encoding/json"
+	"maps"
+	"net/url"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+)
 
-// A Schema maps parameter names to declared types. Compile it once; it is
-// immutable and safe for concurrent use.
+// A Schema gives the declared type of each parameter of an argument set:
+// the input schema of an MCP tool, the declared inputs of a workflow node,
+// the fields of a Go struct. It is compiled once; it is immutable and safe
+// for concurrent use.
 type Schema struct {
 	root *Type
 	opts Options
 }
 
-// ParseSchema compiles a JSON Schema (the input schema of a tool) with the
-// default Options. TEMPORARY stub.
+// ParseSchema compiles a JSON Schema with the default Options. See
+// Options.ParseSchema.
 func ParseSchema(jsonSchema []byte) (*Schema, error) { return Options{}.ParseSchema(jsonSchema) }
 
-// ParseSchema compiles a JSON Schema. TEMPORARY stub.
+// ParseSchema compiles a JSON Schema (draft 2020-12 or draft-07, with
+// OpenAPI 3.0's nullable) into a Schema whose coercion uses o.
+//
+// It reads type (a name or a list of names), properties,
+// additionalProperties, items, prefixItems (and draft-07's array items
+// with additionalItems), $ref to anywhere in the same document ($defs and
+// definitions; recursive schemas work), anyOf and oneOf as unions, allOf
+// merged, enum and const (their type inferred from the values), and
+// nullable. A subschema with no type information is any; one with
+// properties or items but no type is an object or an array. Validation
+// keywords (required, minimum, pattern, ...) are not coercion's business
+// and are ignored.
+//
+// The error of a malformed schema, an unknown type name or a $ref outside
+// the document is an *Error whose Path points into the schema.
 func (o Options) ParseSchema(jsonSchema []byte) (*Schema, error) {
-	return nil, errors.New("coerce: ParseSchema not implemented yet")
+	doc, err := decodeJSON(jsonSchema, true, 0)
+	if err != nil {
+		e := err.(*Error)
+		e.Detail = "schema is not JSON: " + e.Detail
+		return nil, e
+	}
+	c := compiler{doc: doc, refs: map[string]*Type{}}
+	root := c.compile(doc, "", 0)
+	if c.err != nil {
+		return nil, c.err
+	}
+	return &Schema{root: root, opts: o}, nil
 }
 
-// SchemaFromTypes builds a schema from declared parameter types, such as a
-// workflow node's {"path_params": "str", "items": "list[dict]"}.
+// SchemaFromTypes builds a schema from declared parameter types with the
+// default Options. See Options.SchemaFromTypes.
 func SchemaFromTypes(params map[string]string) (*Schema, error) {
 	return Options{}.SchemaFromTypes(params)
 }
 
-// SchemaFromTypes: TEMPORARY stub.
+// SchemaFromTypes builds a schema from the declared types of a workflow
+// node's parameters, such as {"path_params": "str", "items": "list[dict]"},
+// in ParseType's syntax. Every declaration that does not parse is reported,
+// each as an *Error whose Path names the parameter.
 func (o Options) SchemaFromTypes(params map[string]string) (*Schema, error) {
-	return nil, errors.New("coerce: SchemaFromTypes not implemented yet")
+	props := make(map[string]*Type, len(params))
+	var errs errList
+	for _, name := range slices.Sorted(maps.Keys(params)) {
+		t, err := ParseType(params[name])
+		if err != nil {
+			e := err.(*Error)
+			e.Path = pointerToken(name)
+			errs.add(e)
+			continue
+		}
+		props[name] = t
+	}
+	if err := errs.err(); err != nil {
+		return nil, err
+	}
+	return &Schema{root: &Type{kind: typeObject, props: props, name: "object"}, opts: o}, nil
 }
 
-// SchemaFromStruct builds a schema from a Go struct type (v is a struct, a
-// pointer to one, or a reflect.Type). TEMPORARY stub.
-func SchemaFromStruct(v any) (*Schema, error) { return Options{}.SchemaFromStruct(v) }
-
-// SchemaFromStruct: TEMPORARY stub.
-func (o Options) SchemaFromStruct(v any) (*Schema, error) {
-	return nil, errors.New("coerce: SchemaFromStruct not implemented yet")
-}
-
-// Lookup returns the declared type of a parameter.
-func (s *Schema) Lookup(param string) (*Type, bool) { return nil, false }
-
-// Type returns the type of the whole argument set: an object type.
+// Type returns the type of a whole argument set, usually an object type
+// with one property a parameter. Its Conforms method tells whether
+// arguments already fit without coercion.
 func (s *Schema) Type() *Type { return s.root }
 
-// Coerce converts each known parameter of args to its declared type.
-// TEMPORARY: returns args unchanged.
-func (s *Schema) Coerce(args map[string]any) (map[string]any, error) { return args, nil }
+// Lookup returns the declared type of a parameter: a property of the
+// schema, or the type additionalProperties gives the others.
+func (s *Schema) Lookup(param string) (*Type, bool) {
+	if t, ok := s.root.props[param]; ok {
+		return t, true
+	}
+	if s.root.rest != nil {
+		return s.root.rest, true
+	}
+	return nil, false
+}
 
-// CoerceJSON is Coerce on the JSON text of an argument object.
-// TEMPORARY: returns args unchanged.
-func (s *Schema) CoerceJSON(args []byte) ([]byte, error) { return args, nil }
+// Coerce converts each parameter of args that the schema declares, deeply
+// (nested properties, array items, additionalProperties), as ToDeclared
+// does a single value. Parameters the schema does not know pass through,
+// even under additionalProperties: false: coercion is not validation.
+//
+// args is never modified: when nothing needs converting Coerce returns args
+// itself and allocates nothing; otherwise it returns a copy. The parameter
+// is the unit of failure: the ones that convert are converted, the ones
+// that cannot stay exactly as they were, and the error joins one *Error per
+// failure, each with its JSON Pointer (e.g. "/tasks/0/id").
+func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
+	w := walker{o: s.opts}
+	if s.root.kind != typeObject {
+		out, _ := w.coerce(args, s.root, 0, false)
+		if w.errs.len() > 0 {
+			return args, w.errs.err()
+		}
+		m, _ := out.(map[string]any)
+		return m, nil
+	}
+	if s.root.props == nil && s.root.rest.isAny() {
+		return args, nil
+	}
+	out, _ := w.members(args, s.root, 0, false)
+	return out, w.errs.err()
+}
+
+// compiler turns a decoded JSON Schema into Types. It records the first
+// error and then stops descending.
+type compiler struct {
+	doc  any
+	refs map[string]*Type // $ref targets by reference, placeholders while compiling
+	err  *Error
+}
+
+// maxSchemaDepth bounds the nesting of subschemas, which the compiler
+// follows recursively.
+const maxSchemaDepth = 1000
+
+func (c *compiler) fail(at string, sentinel error, detail string) *Type {
+	if c.err == nil {
+		c.err = &Error{Path: at, Err: sentinel, Detail: "schema: " + detail}
+	}
+	return anyType
+}
+
+func (c *compiler) compile(node any, at string, depth int) *Type {
+	if c.err != nil {
+		return anyType
+	}
+	if depth > maxSchemaDepth {
+		return c.fail(at, ErrLimit, "nested deeper than "+strconv.Itoa(maxSchemaDepth))
+	}
+	n, ok := node.(map[string]any)
+	if !ok {
+		if _, ok := node.(bool); ok {
+			return anyType // true: anything; false: nothing fits, and coercion cannot help
+		}
+		return c.fail(at, ErrSyntax, "a schema is an object or a boolean")
+	}
+
+	t := c.ownType(n, at, depth)
+	if nullable, _ := n["nullable"].(bool); nullable && !anyish(t) {
+		t = newUnion([]*Type{t, nullType})
+	}
+	if all, ok := n["allOf"]; ok {
+		for i, sub := range c.list(all, at+"/allOf") {
+			t = merge(t, c.compile(sub, at+"/allOf/"+strconv.Itoa(i), depth+1), 0)
+		}
+	}
+	if ref, ok := n["$ref"]; ok {
+		s, _ := ref.(string)
+		t = merge(t, c.ref(s, at+"/$ref", depth), 0)
+	}
+	for _, key := range []string{"anyOf", "oneOf"} {
+		alts, ok := n[key]
+		if !ok {
+			continue
+		}
+		var members []*Type
+		for i, sub := range c.list(alts, at+"/"+key) {
+			// The keywords beside anyOf narrow each alternative.
+			members = append(members, merge(t, c.compile(sub, at+"/"+key+"/"+strconv.Itoa(i), depth+1), 0))
+		}
+		if len(members) > 0 {
+			t = newUnion(members)
+		}
+	}
+	return t
+}
+
+func (c *compiler) list(v any, at string) []any {
+	l, ok := v.([]any)
+	if !ok {
+		c.fail(at, ErrSyntax, "want an array of schemas")
+	}
+	return l
+}
+
+// ownType is what a schema's own keywords declare: type, or what
+// properties, items, enum or const imply.
+func (c *compiler) ownType(n map[string]any, at string, depth int) *Type {
+	var names []string
+	switch tv := n["type"].(type) {
+	case nil:
+		switch {
+		case has(n, "properties", "additionalProperties"):
+			names = []string{"object"}
+		case has(n, "items", "prefixItems"):
+			names = []string{"array"}
+		case has(n, "const"):
+			return inferType([]any{n["const"]})
+		case has(n, "enum"):
+			values, ok := n["enum"].([]any)
+			if !ok {
+				return c.fail(at+"/enum", ErrSyntax, "enum must be an array")
+			}
+			return inferType(values)
+		default:
+			return anyType
+		}
+	case string:
+		names = []string{tv}
+	case []any:
+		for i, name := range tv {
+			s, ok := name.(string)
+			if !ok {
+				return c.fail(at+"/type/"+strconv.Itoa(i), ErrSyntax, "a type name is a string")
+			}
+			names = append(names, s)
+		}
+	default:
+		return c.fail(at+"/type", ErrSyntax, "type is a name or an array of names")
+	}
+	alts := make([]*Type, 0, len(names))
+	for _, name := range names {
+		switch name {
+		case "object":
+			alts = append(alts, c.objectType(n, at, depth))
+		case "array":
+			alts = append(alts, c.arrayType(n, at, depth))
+		case "string", "integer", "number", "boolean", "null":
+			alts = append(alts, simpleTypes[name])
+		default:
+			return c.fail(at+"/type", ErrUnknownType, strconv.Quote(name)+" is not a JSON Schema type")
+		}
+	}
+	if len(alts) == 0 {
+		return anyType
+	}
+	return newUnion(alts)
+}
+
+func has(n map[string]any, keys ...string) bool {
+	for _, k := range keys {
+		if _, ok := n[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *compiler) objectType(n map[string]any, at string, depth int) *Type {
+	var props map[string]*Type
+	if p, ok := n["properties"]; ok {
+		pm, ok := p.(map[string]any)
+		if !ok {
+			return c.fail(at+"/properties", ErrSyntax, "properties must be an object")
+		}
+		props = make(map[string]*Type, len(pm))
+		for _, name := range slices.Sorted(maps.Keys(pm)) { // sorted: the same schema, the same first error
+			props[name] = c.compile(pm[name], at+"/properties"+pointerToken(name), depth+1)
+		}
+	}
+	var rest *Type
+	if ap, ok := n["additionalProperties"]; ok {
+		if _, isBool := ap.(bool); !isBool { // false forbids, true allows: either way any, for coercion
+			rest = c.compile(ap, at+"/additionalProperties", depth+1)
+		}
+	}
+	if props == nil {
+		return newDict(rest)
+	}
+	if anyish(rest) {
+		rest = nil
+	}
+	return &Type{kind: typeObject, props: props, rest: rest, name: "object"}
+}
+
+func (c *compiler) arrayType(n map[string]any, at string, depth int) *Type {
+	var prefix []*Type
+	var rest *Type
+	if p, ok := n["prefixItems"]; ok {
+		for i, sub := range c.list(p, at+"/prefixItems") {
+			prefix = append(prefix, c.compile(sub, at+"/prefixItems/"+strconv.Itoa(i), depth+1))
+		}
+	}
+	switch items := n["items"].(type) {
+	case nil:
+	case []any: // draft-07 tuple
+		for i, sub := range items {
+			prefix = append(prefix, c.compile(sub, at+"/items/"+strconv.Itoa(i), depth+1))
+		}
+		if ai, ok := n["additionalItems"]; ok {
+			rest = c.compile(ai, at+"/additionalItems", depth+1)
+		}
+	default:
+		rest = c.compile(items, at+"/items", depth+1)
+	}
+	if prefix != nil {
+		return newTuple(prefix, rest)
+	}
+	return newList(rest)
+}
+
+// ref compiles the target of a $ref once. A placeholder stands for it while
+// it compiles, so that recursive references end at the placeholder, which
+// the finished type is then copied into.
+func (c *compiler) ref(ref string, at string, depth int) *Type {
+	if t, ok := c.refs[ref]; ok {
+		return t
+	}
+	if !strings.HasPrefix(ref, "#") {
+		return c.fail(at, ErrUnknownType, "$ref "+strconv.Quote(ref)+" is outside this schema")
+	}
+	target, ok := resolvePointer(c.doc, ref[1:])
+	if !ok {
+		return c.fail(at, ErrUnknownType, "$ref "+strconv.Quote(ref)+" points to nothing")
+	}
+	name := ref[strings.LastIndexByte(ref, '/')+1:]
+	if name == "" {
+		name = "object"
+	}
+	placeholder := &Type{name: name}
+	c.refs[ref] = placeholder
+	t := c.compile(target, ref[1:], depth+1)
+	*placeholder = *t
+	if t.kind == typeObject && t.props != nil {
+		placeholder.name = name // more telling than "object" in messages
+	}
+	placeholder.exact = false
+	return placeholder
+}
+
+// resolvePointer follows a JSON Pointer (RFC 6901, as a URI fragment) into
+// a decoded document.
+func resolvePointer(doc any, ptr string) (any, bool) {
+	if p, err := url.PathUnescape(ptr); err == nil {
+		ptr = p
+	}
+	if ptr == "" {
+		return doc, true
+	}
+	if ptr[0] != '/' {
+		return nil, false
+	}
+	cur := doc
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch node := cur.(type) {
+		case map[string]any:
+			next, ok := node[tok]
+			if !ok {
+				return nil, false
+			}
+			cur = next
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(node) {
+				return nil, false
+			}
+			cur = node[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// inferType is the type of enum or const values: the union of their kinds,
+// with integers folded into number when fractions are among them.
+func inferType(values []any) *Type {
+	var alts []*Type
+	hasFraction := false
+	for _, v := range values {
+		var t *Type
+		switch x := v.(type) {
+		case nil:
+			t = nullType
+		case bool:
+			t = booleanType
+		case string:
+			t = stringType
+		case json.Number:
+			if _, _, whole := numberTraits(x); whole {
+				t = integerType
+			} else {
+				t, hasFraction = numberType, true
+			}
+		case []any:
+			t = arrayType
+		case map[string]any:
+			t = objectType
+		}
+		alts = append(alts, t)
+	}
+	if hasFraction {
+		for i, t := range alts {
+			if t == integerType {
+				alts[i] = numberType
+			}
+		}
+	}
+	if len(alts) == 0 {
+		return anyType
+	}
+	return newUnion(alts)
+}
+
+// merge is the type that satisfies both a and b, for allOf, $ref with
+// sibling keywords, and keywords beside anyOf. Where they contradict each
+// other, a wins: coercion then does what a alone would.
+func merge(a, b *Type, depth int) *Type {
+	switch {
+	case anyish(a):
+		return b
+	case anyish(b) || a == b:
+		return a
+	case depth > 32: // recursive types: deep enough for any real schema
+		return a
+	}
+	if a.kind == typeUnion || b.kind == typeUnion {
+		var out []*Type
+		for _, x := range membersOf(a) {
+			for _, y := range membersOf(b) {
+				if m := mergeKinds(x, y, depth); m != nil {
+					out = append(out, m)
+				}
+			}
+		}
+		if len(out) == 0 {
+			return a
+		}
+		return newUnion(out)
+	}
+	if m := mergeKinds(a, b, depth); m != nil {
+		return m
+	}
+	return a
+}
+
+func membersOf(t *Type) []*Type {
+	if t.kind == typeUnion {
+		return t.members
+	}
+	return []*Type{t}
+}
+
+// mergeKinds merges two non-union types, or returns nil if no value can be
+// both.
+func mergeKinds(a, b *Type, depth int) *Type {
+	switch {
+	case anyish(a):
+		return b
+	case anyish(b) || a == b:
+		return a
+	case a.kind == typeInteger && b.kind == typeNumber:
+		return a
+	case a.kind == typeNumber && b.kind == typeInteger:
+		return b
+	case a.kind != b.kind:
+		return nil
+	case a.kind == typeObject:
+		props := maps.Clone(a.props)
+		for k, bt := range b.props {
+			if props == nil {
+				props = map[string]*Type{}
+			}
+			if at, ok := props[k]; ok {
+				props[k] = merge(at, bt, depth+1)
+			} else {
+				props[k] = bt
+			}
+		}
+		rest := merge(orAny(a.rest), orAny(b.rest), depth+1)
+		if props == nil {
+			return newDict(rest)
+		}
+		if anyish(rest) {
+			rest = nil
+		}
+		return &Type{kind: typeObject, props: props, rest: rest, name: "object"}
+	case a.kind == typeArray:
+		elem := merge(orAny(a.elem), orAny(b.elem), depth+1)
+		if len(a.prefix) == 0 && len(b.prefix) == 0 {
+			return newList(elem)
+		}
+		prefix := make([]*Type, max(len(a.prefix), len(b.prefix)))
+		for i := range prefix {
+			prefix[i] = merge(orAny(a.item(i)), orAny(b.item(i)), depth+1)
+		}
+		return newTuple(prefix, elem)
+	}
+	return a
+}
+
+func orAny(t *Type) *Type {
+	if t == nil {
+		return anyType
+	}
+	return t
+}
+
+// SchemaFromStruct builds a schema from a Go struct type with the default
+// Options. See Options.SchemaFromStruct.
+func SchemaFromStruct(v any) (*Schema, error) { return Options{}.SchemaFromStruct(v) }
+
+// SchemaFromStruct builds a schema from a Go struct type, for engines whose
+// nodes take typed inputs: v is a struct, a pointer to one, or its
+// reflect.Type. Fields are named and skipped as encoding/json does (json
+// tags, "-", embedded structs promoting their fields); a pointer is
+// nullable; a field with the ",string" option is a string; json.RawMessage,
+// interfaces and types with their own MarshalJSON are any, and types that
+// marshal as text (encoding.TextMarshaler) are strings.
+func (o Options) SchemaFromStruct(v any) (*Schema, error) {
+	rt, ok := v.(reflect.Type)
+	if !ok {
+		rt = reflect.TypeOf(v)
+	}
+	for rt != nil && rt.Kind() == reflect.Pointer {
+		rt = rt.Elem()
+	}
+	if rt == nil || rt.Kind() != reflect.Struct {
+		return nil, &Error{Value: v, Err: ErrKind, Detail: "SchemaFromStruct wants a struct type"}
+	}
+	b := structTypes{seen: map[reflect.Type]*Type{}}
+	return &Schema{root: b.typeOf(rt), opts: o}, nil
+}
+
+var (
+	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// structTypes derives Types from Go types, once per struct type, with a
+// placeholder for recursive structs as for recursive $refs.
+type structTypes struct {
+	seen map[reflect.Type]*Type
+}
+
+func (b *structTypes) typeOf(rt reflect.Type) *Type {
+	switch {
+	case rt == rawMessageType:
+		return anyType
+	case rt.Implements(jsonMarshalerType) || reflect.PointerTo(rt).Implements(jsonMarshalerType):
+		return anyType // its JSON can be anything
+	case rt.Implements(textMarshalerType) || reflect.PointerTo(rt).Implements(textMarshalerType):
+		return stringType
+	}
+	switch rt.Kind() {
+	case reflect.Pointer:
+		return newUnion([]*Type{b.typeOf(rt.Elem()), nullType})
+	case reflect.String:
+		return stringType
+	case reflect.Bool:
+		return booleanType
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return integerType
+	case reflect.Float32, reflect.Float64:
+		return numberType
+	case reflect.Slice:
+		if rt.Elem().Kind() == reflect.Uint8 {
+			return stringType // encoding/json writes []byte as base64 text
+		}
+		return newList(b.typeOf(rt.Elem()))
+	case reflect.Array:
+		return newList(b.typeOf(rt.Elem()))
+	case reflect.Map:
+		return newDict(b.typeOf(rt.Elem())) // encoding/json writes every key type it accepts as a string
+	case reflect.Struct:
+		return b.structType(rt)
+	}
+	return anyType // interfaces; channels and funcs cannot be JSON at all
+}
+
+func (b *structTypes) structType(rt reflect.Type) *Type {
+	if t, ok := b.seen[rt]; ok {
+		return t
+	}
+	placeholder := &Type{name: "object"}
+	b.seen[rt] = placeholder
+	props := map[string]*Type{}
+	b.fields(rt, props, map[reflect.Type]bool{})
+	name := rt.Name()
+	if name == "" {
+		name = "object"
+	}
+	*placeholder = Type{kind: typeObject, props: props, name: name}
+	return placeholder
+}
+
+// fields adds the JSON fields of struct type rt to props: its own first,
+// then those its embedded structs promote, which do not replace a field of
+// the same name (encoding/json's rule that the shallower field wins).
+func (b *structTypes) fields(rt reflect.Type, props map[string]*Type, visiting map[reflect.Type]bool) {
+	if visiting[rt] {
+		return
+	}
+	visiting[rt] = true
+	defer delete(visiting, rt)
+	var embedded []reflect.Type
+	for i := range rt.NumField() {
+		f := rt.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		ft := f.Type
+		if f.Anonymous && name == "" {
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				embedded = append(embedded, ft)
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		t := b.typeOf(f.Type)
+		if slices.Contains(strings.Split(opts, ","), "string") {
+			t = stringType
+		}
+		if _, dup := props[name]; !dup {
+			props[name] = t
+		}
+	}
+	for _, et := range embedded {
+		b.fields(et, props, visiting)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -73,9 +74,6 @@ func reflectKind(rv reflect.Value) kind {
 		if rv.Type() == rawMessageType {
 			return kindRaw
 		}
-		if rv.Type().Elem().Kind() == reflect.Uint8 {
-			return kindString // encoding/json writes []byte as base64 text
-		}
 		return kindArray
 	case reflect.Array:
 		return kindArray
@@ -129,18 +127,19 @@ type Type struct {
 	props   map[string]*Type // typeObject: types of named properties
 	rest    *Type            // typeObject: type of the other properties' values; nil is any
 	name    string           // canonical form, for String and error messages
+	exact   bool             // name describes the type entirely (false for objects with properties)
 }
 
 // Predeclared types: shared so that the common declarations allocate nothing.
 var (
-	anyType     = &Type{kind: typeAny, name: "any"}
-	nullType    = &Type{kind: typeNull, name: "null"}
-	booleanType = &Type{kind: typeBoolean, name: "boolean"}
-	integerType = &Type{kind: typeInteger, name: "integer"}
-	numberType  = &Type{kind: typeNumber, name: "number"}
-	stringType  = &Type{kind: typeString, name: "string"}
-	arrayType   = &Type{kind: typeArray, name: "array"}
-	objectType  = &Type{kind: typeObject, name: "object"}
+	anyType     = &Type{kind: typeAny, name: "any", exact: true}
+	nullType    = &Type{kind: typeNull, name: "null", exact: true}
+	booleanType = &Type{kind: typeBoolean, name: "boolean", exact: true}
+	integerType = &Type{kind: typeInteger, name: "integer", exact: true}
+	numberType  = &Type{kind: typeNumber, name: "number", exact: true}
+	stringType  = &Type{kind: typeString, name: "string", exact: true}
+	arrayType   = &Type{kind: typeArray, name: "array", exact: true}
+	objectType  = &Type{kind: typeObject, name: "object", exact: true}
 )
 
 // String returns the type's canonical form, such as "list[integer]",
@@ -151,6 +150,27 @@ func (t *Type) String() string {
 		return "any"
 	}
 	return t.name
+}
+
+// Kind names what t declares: "any", "null", "boolean", "integer",
+// "number", "string", "array", "object", or "union" (see Members).
+func (t *Type) Kind() string {
+	if t == nil {
+		return "any"
+	}
+	return [...]string{
+		typeAny: "any", typeNull: "null", typeBoolean: "boolean", typeInteger: "integer",
+		typeNumber: "number", typeString: "string", typeArray: "array", typeObject: "object", typeUnion: "union",
+	}[t.kind]
+}
+
+// Members returns the alternatives of a union type, and nil for any other
+// type. The slice is shared: do not modify it.
+func (t *Type) Members() []*Type {
+	if t == nil || t.kind != typeUnion {
+		return nil
+	}
+	return t.members
 }
 
 // isAny reports whether every value conforms to t; a nil *Type is any.
@@ -172,39 +192,37 @@ func (t *Type) item(i int) *Type {
 	return t.elem
 }
 
-// hasMember reports whether t is, or is a union with, a member of kind k.
-func (t *Type) hasMember(k typeKind) bool {
-	if t.kind == typeUnion {
-		for _, m := range t.members {
-			if m.kind == k {
-				return true
-			}
-		}
-		return false
-	}
-	return t.kind == k
-}
+// anyish is isAny for types under construction: only the shared anyType
+// (and nil) is any there, because a schema's $ref placeholder looks like any
+// until the definition it stands for is compiled into it.
+func anyish(t *Type) bool { return t == nil || t == anyType }
 
 func newList(elem *Type) *Type {
-	if elem.isAny() {
+	if anyish(elem) {
 		return arrayType
 	}
-	return &Type{kind: typeArray, elem: elem, name: "list[" + elem.name + "]"}
+	return &Type{kind: typeArray, elem: elem, name: "list[" + elem.name + "]", exact: elem.exact}
 }
 
 func newDict(value *Type) *Type {
-	if value.isAny() {
+	if anyish(value) {
 		return objectType
 	}
-	return &Type{kind: typeObject, rest: value, name: "dict[string, " + value.name + "]"}
+	return &Type{kind: typeObject, rest: value, name: "dict[string, " + value.name + "]", exact: value.exact}
 }
 
-func newTuple(items []*Type) *Type {
+func newTuple(items []*Type, rest *Type) *Type {
 	names := make([]string, len(items))
+	exact := anyish(rest)
 	for i, it := range items {
-		names[i] = it.String()
+		if it == nil {
+			it = anyType
+			items[i] = it
+		}
+		names[i] = it.name
+		exact = exact && it.exact
 	}
-	return &Type{kind: typeArray, prefix: items, name: "tuple[" + strings.Join(names, ", ") + "]"}
+	return &Type{kind: typeArray, prefix: items, elem: rest, name: "tuple[" + strings.Join(names, ", ") + "]", exact: exact}
 }
 
 // newUnion flattens nested unions and drops repeated members; a union with
@@ -218,23 +236,26 @@ func newUnion(alts []*Type) *Type {
 			list = a.members
 		}
 		for _, m := range list {
-			if m.isAny() {
+			if anyish(m) {
 				return anyType
 			}
-			if !seen[m.name] {
-				seen[m.name] = true
-				members = append(members, m)
+			if m.exact && seen[m.name] || slices.Contains(members, m) {
+				continue
 			}
+			seen[m.name] = m.exact
+			members = append(members, m)
 		}
 	}
 	if len(members) == 1 {
 		return members[0]
 	}
 	names := make([]string, len(members))
+	exact := true
 	for i, m := range members {
 		names[i] = m.name
+		exact = exact && m.exact
 	}
-	return &Type{kind: typeUnion, members: members, name: strings.Join(names, " | ")}
+	return &Type{kind: typeUnion, members: members, name: strings.Join(names, " | "), exact: exact}
 }
 
 // ParseType parses a declared type. Names are case-insensitive and spaces
@@ -280,7 +301,10 @@ type typeParser struct {
 
 func (p *typeParser) fail(sentinel error, detail string) {
 	if p.err == nil {
-		p.err = &Error{Err: sentinel, Detail: "type " + quote(p.src) + ": " + detail}
+		if detail != quote(p.src) {
+			detail += " in " + quote(p.src)
+		}
+		p.err = &Error{Err: sentinel, Detail: detail}
 	}
 }
 
@@ -465,7 +489,7 @@ func (p *typeParser) term(depth int) *Type {
 			if len(args) == 2 && args[1] == nil {
 				return newList(args[0])
 			}
-			return newTuple(args)
+			return newTuple(args, nil)
 		}
 		return newList(args[0])
 	case objectType:

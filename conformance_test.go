@@ -1,0 +1,272 @@
+package coerce
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The conformance vectors of ../shared/conformance, copied into
+// testdata/conformance so that a clone elsewhere has them; README.md there
+// gives the rules these tests apply.
+
+type valueCase struct {
+	ID       string          `json:"id"`
+	Declared string          `json:"declared"`
+	Input    json.RawMessage `json:"input"`
+	Want     json.RawMessage `json:"want"`
+	Error    bool            `json:"error"`
+}
+
+type schemaCase struct {
+	ID         string          `json:"id"`
+	Schema     json.RawMessage `json:"schema"`
+	Args       json.RawMessage `json:"args"`
+	Want       json.RawMessage `json:"want"`
+	Error      bool            `json:"error"`
+	ErrorPaths []string        `json:"error_paths"`
+}
+
+// loadCases reads every file of testdata/conformance whose name ends in
+// suffix ("values.json" also matches "more-values.json"), so that our own
+// vectors can sit beside the shared ones.
+func loadCases[T any](t *testing.T, suffix string) []T {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "conformance", "*"+suffix))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testdata/conformance/*%s: %v", suffix, err)
+	}
+	var all []T
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cases []T
+		if err := json.Unmarshal(data, &cases); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		all = append(all, cases...)
+	}
+	return all
+}
+
+// decodeInput decodes a vector's input as a decoded MCP request would be:
+// encoding/json into any, numbers as float64.
+func decodeInput(t *testing.T, raw json.RawMessage) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// deepCopy copies the maps and slices of a decoded value, to check later
+// that coercion did not mutate its input.
+func deepCopy(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, e := range v {
+			m[k] = deepCopy(e)
+		}
+		return m
+	case []any:
+		s := make([]any, len(v))
+		for i, e := range v {
+			s[i] = deepCopy(e)
+		}
+		return s
+	}
+	return v
+}
+
+// jsonMismatch compares got with a vector's want as JSON: got is written and
+// read back with numbers as json.Number, numbers compare by exact decimal
+// value, and {"$json": X} matches a string whose JSON equals X. It returns
+// "" on a match, else what differs where.
+func jsonMismatch(got any, want json.RawMessage) string {
+	text, err := json.Marshal(got)
+	if err != nil {
+		return fmt.Sprintf("result cannot be written as JSON: %v", err)
+	}
+	return matchJSON("", mustUseNumber(text), mustUseNumber(want))
+}
+
+func mustUseNumber(text []byte) any {
+	d := json.NewDecoder(bytes.NewReader(text))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		panic(fmt.Sprintf("%s: %v", text, err))
+	}
+	return v
+}
+
+func matchJSON(path string, got, want any) string {
+	if w, ok := want.(map[string]any); ok && len(w) == 1 && w["$json"] != nil {
+		s, ok := got.(string)
+		if !ok {
+			return fmt.Sprintf("%s: want a string holding JSON, got %T %v", path, got, got)
+		}
+		if !json.Valid([]byte(s)) {
+			return fmt.Sprintf("%s: want a string holding JSON, got %q", path, s)
+		}
+		return matchJSON(path+"($json)", mustUseNumber([]byte(s)), w["$json"])
+	}
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok || len(g) != len(w) {
+			return fmt.Sprintf("%s: want %v, got %v", path, w, got)
+		}
+		for k := range w {
+			if d := matchJSON(path+"/"+k, g[k], w[k]); d != "" {
+				return d
+			}
+		}
+		return ""
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return fmt.Sprintf("%s: want %v, got %v", path, w, got)
+		}
+		for i := range w {
+			if d := matchJSON(fmt.Sprintf("%s/%d", path, i), g[i], w[i]); d != "" {
+				return d
+			}
+		}
+		return ""
+	case json.Number:
+		g, ok := got.(json.Number)
+		if !ok || !sameDecimal(string(g), string(w)) {
+			return fmt.Sprintf("%s: want number %s, got %T %v", path, w, got, got)
+		}
+		return ""
+	}
+	if !reflect.DeepEqual(got, want) {
+		return fmt.Sprintf("%s: want %T %#v, got %T %#v", path, want, want, got, got)
+	}
+	return ""
+}
+
+// sameDecimal compares two JSON numbers by exact value: 5, 5.0 and 5e0 are
+// equal; 9007199254740992 and 9007199254740993 are not.
+func sameDecimal(a, b string) bool {
+	na, oka := scanNumeral(a)
+	nb, okb := scanNumeral(b)
+	if !oka || !okb {
+		return false
+	}
+	da, sa := na.significand()
+	db, sb := nb.significand()
+	return da == db && sa == sb && (da == "" || na.neg == nb.neg)
+}
+
+func TestConformanceValues(t *testing.T) {
+	cases := loadCases[valueCase](t, "values.json")
+	for _, c := range cases {
+		t.Run(c.ID, func(t *testing.T) {
+			input := decodeInput(t, c.Input)
+			before := deepCopy(input)
+			got, err := ToDeclared(input, c.Declared)
+			if !reflect.DeepEqual(input, before) {
+				t.Fatalf("ToDeclared mutated its input: before %#v, after %#v", before, input)
+			}
+			if c.Error {
+				if err == nil {
+					t.Fatalf("ToDeclared(%s, %q) = %#v, want an error", c.Input, c.Declared, got)
+				}
+				if !reflect.DeepEqual(got, before) {
+					t.Fatalf("on error got %#v, want the input unchanged %#v", got, before)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ToDeclared(%s, %q): %v", c.Input, c.Declared, err)
+			}
+			if d := jsonMismatch(got, c.Want); d != "" {
+				t.Fatalf("ToDeclared(%s, %q) = %#v: %s", c.Input, c.Declared, got, d)
+			}
+			again, err := ToDeclared(got, c.Declared)
+			if err != nil || !reflect.DeepEqual(again, got) {
+				t.Fatalf("not a fixed point: ToDeclared(%#v) = %#v, %v", got, again, err)
+			}
+		})
+	}
+	t.Logf("%d value vectors", len(cases))
+}
+
+func TestConformanceSchemas(t *testing.T) {
+	cases := loadCases[schemaCase](t, "schemas.json")
+	for _, c := range cases {
+		t.Run(c.ID, func(t *testing.T) {
+			s, err := ParseSchema(c.Schema)
+			if err != nil {
+				t.Fatalf("ParseSchema: %v", err)
+			}
+			args := decodeInput(t, c.Args).(map[string]any)
+			before := deepCopy(args)
+			got, err := s.Coerce(args)
+			if !reflect.DeepEqual(args, before) {
+				t.Fatalf("Coerce mutated its input: before %#v, after %#v", before, args)
+			}
+			checkSchemaResult(t, c, "Coerce", got, err)
+
+			gotJSON, err := s.CoerceJSON(c.Args)
+			var decoded map[string]any
+			if jerr := json.Unmarshal(gotJSON, &decoded); jerr != nil {
+				t.Fatalf("CoerceJSON wrote invalid JSON %s: %v", gotJSON, jerr)
+			}
+			checkSchemaResult(t, c, "CoerceJSON", decoded, err)
+		})
+	}
+	t.Logf("%d schema vectors", len(cases))
+}
+
+func checkSchemaResult(t *testing.T, c schemaCase, how string, got map[string]any, err error) {
+	t.Helper()
+	if c.Error {
+		if err == nil {
+			t.Fatalf("%s(%s) = %#v, want an error", how, c.Args, got)
+		}
+		for _, p := range c.ErrorPaths {
+			if !strings.Contains(err.Error(), p) {
+				t.Errorf("%s: error %q does not name %s", how, err, p)
+			}
+		}
+	} else if err != nil {
+		t.Fatalf("%s(%s): %v", how, c.Args, err)
+	}
+	if d := jsonMismatch(got, c.Want); d != "" {
+		t.Fatalf("%s(%s) = %#v: %s", how, c.Args, got, d)
+	}
+}
+
+// The copy in testdata must not drift from the shared vectors it came from.
+func TestConformanceCopyIsCurrent(t *testing.T) {
+	shared := filepath.Join("..", "shared", "conformance")
+	if _, err := os.Stat(shared); err != nil {
+		t.Skip("no ../shared/conformance beside this checkout")
+	}
+	files, _ := filepath.Glob(filepath.Join(shared, "*"))
+	if len(files) == 0 {
+		t.Fatal("../shared/conformance is empty")
+	}
+	for _, f := range files {
+		want, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join("testdata", "conformance", filepath.Base(f)))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("testdata/conformance/%s differs from %s (err %v): copy it again", filepath.Base(f), f, err)
+		}
+	}
+}

@@ -1,0 +1,358 @@
+package coerce
+
+import (
+	"encoding/json"
+	"strconv"
+)
+
+// CoerceJSON is Coerce on the JSON text of an argument object, for SDKs
+// that hand arguments over as json.RawMessage. The bytes of every value
+// that needs no change are copied verbatim (key order, number text and
+// spacing inside them survive); only the values that need converting are
+// rewritten, as compact JSON. When nothing needs converting, CoerceJSON
+// returns args itself and allocates nothing. Failures are per parameter, as
+// in Coerce. Text that is not a JSON object is returned unchanged with an
+// error.
+func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
+	w := walker{o: s.opts}
+	maxDepth := s.opts.maxDepth()
+	start := skipSpaceBytes(args, 0)
+	if start == len(args) || args[start] != '{' {
+		if _, err := skipValue(args, start, maxDepth); err != nil {
+			return args, w.rawFail(args, err)
+		}
+		return args, &Error{Declared: s.root.String(), Value: json.RawMessage(args), Err: ErrKind, Detail: "arguments are not a JSON object"}
+	}
+	if s.root.kind != typeObject { // a union or any at the root: not worth a raw path
+		return s.coerceDecoded(&w, args)
+	}
+
+	// First pass: validate, and see whether any known parameter needs work.
+	need := false
+	end, err := scanMembers(args, start, maxDepth, true, func(key []byte, valStart, valEnd int) {
+		if !need {
+			t := fieldBytes(s.root, key)
+			need = !rawConforms(args[valStart:valEnd], t, 1, maxDepth)
+		}
+	})
+	if err == nil && skipSpaceBytes(args, end) != len(args) {
+		err = &Error{Err: ErrSyntax, Detail: "trailing data at offset " + strconv.Itoa(end)}
+	}
+	if err != nil {
+		return args, w.rawFail(args, err)
+	}
+	if !need {
+		return args, nil
+	}
+
+	// Second pass: copy, rewriting only what does not conform. A parameter
+	// that fails anywhere inside is put back exactly as it came.
+	out := make([]byte, 0, len(args)+len(args)/4+16)
+	last := 0
+	scanMembers(args, start, maxDepth, false, func(key []byte, valStart, valEnd int) {
+		t := fieldBytes(s.root, key)
+		if t.isAny() {
+			return
+		}
+		out = append(out, args[last:valStart]...)
+		mark, before := len(out), w.errs.len()
+		out = w.rawCoerce(out, args[valStart:valEnd], t, 1)
+		if w.errs.len() > before {
+			w.errs.prefix(before, pointerToken(keyString(key)))
+			out = append(out[:mark], args[valStart:valEnd]...)
+		}
+		last = valEnd
+	})
+	out = append(out, args[last:]...)
+	return out, w.errs.err()
+}
+
+// coerceDecoded is CoerceJSON the simple way: decode, Coerce, encode.
+func (s *Schema) coerceDecoded(w *walker, args []byte) ([]byte, error) {
+	v, err := decodeJSON(args, s.opts.UseNumber, s.opts.maxDepth())
+	if err != nil {
+		return args, w.rawFail(args, err)
+	}
+	out, cerr := s.Coerce(v.(map[string]any))
+	if cerr != nil && len(out) == 0 {
+		return args, cerr
+	}
+	text, err := appendJSON(nil, out, s.opts.maxDepth())
+	if err != nil {
+		return args, w.rawFail(args, err)
+	}
+	return text, cerr
+}
+
+// rawFail completes an error about the argument text as a whole.
+func (w *walker) rawFail(args []byte, err error) error {
+	e := err.(*Error)
+	e.Value = json.RawMessage(args)
+	return e
+}
+
+// rawCoerce appends the JSON value val, converted to t, to dst. Objects and
+// arrays whose type constrains their members are rewritten member by
+// member, so that the members that conform keep their bytes.
+func (w *walker) rawCoerce(dst, val []byte, t *Type, depth int) []byte {
+	maxDepth := w.o.maxDepth()
+	if rawConforms(val, t, depth, maxDepth) {
+		return append(dst, val...)
+	}
+	switch {
+	case depth >= maxDepth:
+	case t.kind == typeObject && val[0] == '{':
+		last := 0
+		scanMembers(val, 0, maxDepth, false, func(key []byte, valStart, valEnd int) {
+			ft := fieldBytes(t, key)
+			if ft.isAny() {
+				return
+			}
+			dst = append(dst, val[last:valStart]...)
+			before := w.errs.len()
+			dst = w.rawCoerce(dst, val[valStart:valEnd], ft, depth+1)
+			if w.errs.len() > before {
+				w.errs.prefix(before, pointerToken(keyString(key)))
+			}
+			last = valEnd
+		})
+		return append(dst, val[last:]...)
+	case t.kind == typeArray && val[0] == '[':
+		last := 0
+		scanElements(val, func(i, valStart, valEnd int) {
+			et := t.item(i)
+			if et.isAny() {
+				return
+			}
+			dst = append(dst, val[last:valStart]...)
+			before := w.errs.len()
+			dst = w.rawCoerce(dst, val[valStart:valEnd], et, depth+1)
+			if w.errs.len() > before {
+				w.errs.prefix(before, "/"+strconv.Itoa(i))
+			}
+			last = valEnd
+		})
+		return append(dst, val[last:]...)
+	}
+	v, err := decodeJSON(val, w.o.UseNumber, maxDepth-depth)
+	if err != nil { // cannot happen: the first pass validated val
+		w.failWith(json.RawMessage(val), t, err)
+		return append(dst, val...)
+	}
+	before := w.errs.len()
+	out, _ := w.coerce(v, t, depth, true)
+	if w.errs.len() > before {
+		return append(dst, val...)
+	}
+	text, err := appendJSON(dst, out, maxDepth-depth)
+	if err != nil {
+		w.failWith(v, t, err)
+		return append(dst, val...)
+	}
+	return text
+}
+
+// rawConforms is conforms for JSON text known to be valid: val is one
+// value, without surrounding whitespace. It allocates nothing.
+func rawConforms(val []byte, t *Type, depth, maxDepth int) bool {
+	if t.isAny() || val[0] == 'n' {
+		return true
+	}
+	switch t.kind {
+	case typeUnion:
+		for _, m := range t.members {
+			if rawConforms(val, m, depth, maxDepth) {
+				return true
+			}
+		}
+		return false
+	case typeString:
+		return val[0] == '"'
+	case typeBoolean:
+		return val[0] == 't' || val[0] == 'f'
+	case typeNumber:
+		return val[0] == '-' || isDigit(val[0])
+	case typeInteger:
+		if val[0] != '-' && !isDigit(val[0]) {
+			return false
+		}
+		n, _ := scanNumeral(string(val))
+		return n.whole()
+	case typeObject:
+		if val[0] != '{' {
+			return false
+		}
+		if t.props == nil && t.rest.isAny() {
+			return true
+		}
+		if depth >= maxDepth {
+			return false
+		}
+		ok := true
+		scanMembers(val, 0, maxDepth, false, func(key []byte, valStart, valEnd int) {
+			ok = ok && rawConforms(val[valStart:valEnd], fieldBytes(t, key), depth+1, maxDepth)
+		})
+		return ok
+	case typeArray:
+		if val[0] != '[' {
+			return false
+		}
+		if len(t.prefix) == 0 && t.elem.isAny() {
+			return true
+		}
+		if depth >= maxDepth {
+			return false
+		}
+		ok := true
+		scanElements(val, func(i, valStart, valEnd int) {
+			ok = ok && rawConforms(val[valStart:valEnd], t.item(i), depth+1, maxDepth)
+		})
+		return ok
+	}
+	return false
+}
+
+// fieldBytes is Type.field for a raw key (the text between the quotes).
+// The conversion in the map index does not allocate; a key with escapes is
+// decoded first.
+func fieldBytes(t *Type, key []byte) *Type {
+	for _, c := range key {
+		if c == '\\' {
+			return t.field(keyString(key))
+		}
+	}
+	if f, ok := t.props[string(key)]; ok {
+		return f
+	}
+	return t.rest
+}
+
+// keyString decodes a raw key (the text between the quotes).
+func keyString(key []byte) string {
+	for _, c := range key {
+		if c == '\\' {
+			quoted := make([]byte, 0, len(key)+2)
+			quoted = append(append(append(quoted, '"'), key...), '"')
+			if s, err := decodeJSON(quoted, false, 1); err == nil {
+				return s.(string)
+			}
+			break
+		}
+	}
+	return string(key)
+}
+
+func skipSpaceBytes(data []byte, i int) int {
+	for i < len(data) && isSpace(data[i]) {
+		i++
+	}
+	return i
+}
+
+// scanMembers calls visit for each member of the object that starts at
+// data[i] with its raw key and the bounds of its value, and returns the
+// index past the object. With validate, keys and values are checked with
+// skipValue and the structure with it; without, data must be valid JSON.
+func scanMembers(data []byte, i, maxDepth int, validate bool, visit func(key []byte, valStart, valEnd int)) (int, error) {
+	i = skipSpaceBytes(data, i+1) // past '{'
+	if i < len(data) && data[i] == '}' {
+		return i + 1, nil
+	}
+	for {
+		if i >= len(data) || data[i] != '"' {
+			return i, syntaxAt(data, i, "want a string key")
+		}
+		keyStart := i
+		keyEnd, err := skip(data, i, 1, validate)
+		if err != nil {
+			return i, err
+		}
+		i = skipSpaceBytes(data, keyEnd)
+		if i >= len(data) || data[i] != ':' {
+			return i, syntaxAt(data, i, "want ':'")
+		}
+		valStart := skipSpaceBytes(data, i+1)
+		valEnd, err := skip(data, valStart, maxDepth-1, validate)
+		if err != nil {
+			return valStart, err
+		}
+		visit(data[keyStart+1:keyEnd-1], valStart, valEnd)
+		i = skipSpaceBytes(data, valEnd)
+		if i < len(data) && data[i] == ',' {
+			i = skipSpaceBytes(data, i+1)
+			continue
+		}
+		if i < len(data) && data[i] == '}' {
+			return i + 1, nil
+		}
+		return i, syntaxAt(data, i, "want ',' or '}'")
+	}
+}
+
+// scanElements calls visit for each element of the valid JSON array data.
+func scanElements(data []byte, visit func(i, valStart, valEnd int)) {
+	i := skipSpaceBytes(data, 1)
+	for n := 0; i < len(data) && data[i] != ']'; n++ {
+		end := skipValid(data, i)
+		visit(n, i, end)
+		i = skipSpaceBytes(data, end)
+		if i < len(data) && data[i] == ',' {
+			i = skipSpaceBytes(data, i+1)
+		}
+	}
+}
+
+func skip(data []byte, i, maxDepth int, validate bool) (int, error) {
+	if validate {
+		return skipValue(data, i, maxDepth)
+	}
+	return skipValid(data, i), nil
+}
+
+func syntaxAt(data []byte, i int, want string) error {
+	if i >= len(data) {
+		return &Error{Err: ErrSyntax, Detail: "unexpected end of JSON input"}
+	}
+	return &Error{Err: ErrSyntax, Detail: want + " at offset " + strconv.Itoa(i)}
+}
+
+// skipValid returns the index past the JSON value at data[i], which must be
+// valid: it only matches quotes and brackets.
+func skipValid(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return skipStringValid(data, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(data); i++ {
+			switch data[i] {
+			case '"':
+				i = skipStringValid(data, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return i
+	}
+	for i < len(data) && !isSpace(data[i]) && data[i] != ',' && data[i] != '}' && data[i] != ']' {
+		i++
+	}
+	return i
+}
+
+func skipStringValid(data []byte, i int) int {
+	for i++; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return i
+}
