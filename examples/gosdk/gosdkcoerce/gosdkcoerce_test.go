@@ -112,11 +112,10 @@ func TestTypedToolWithoutCoercionIsRejected(t *testing.T) {
 	got := addEcho(t, nil, server, "echo")
 	res := call(t, connect(t, server), "echo", brokenArgs)
 	// The SDK reports a validation failure as a tool error, not a Go error,
-	// and stops at the first invalid property.
-	const want = `validating "arguments": validating root: validating /properties/tags: ` +
-		`type: ["a"] has type "string", want one of "null, array"`
-	if !res.IsError || resultText(res) != want {
-		t.Errorf("got IsError=%v %q, want IsError=true %q", res.IsError, resultText(res), want)
+	// and stops at the first invalid property it meets, in map order.
+	const prefix = `validating "arguments": validating root: validating /properties/`
+	if text := resultText(res); !res.IsError || !strings.HasPrefix(text, prefix) {
+		t.Errorf("got IsError=%v %q, want IsError=true and %q...", res.IsError, text, prefix)
 	}
 	if len(got) != 0 {
 		t.Errorf("handler ran with %+v", <-got)
