@@ -17,6 +17,7 @@
 package gosdkcoerce
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -164,7 +165,7 @@ func (r *Registry) Middleware() mcp.Middleware {
 // coerce returns call with its arguments coerced. It changes a copy, never
 // call itself, so that outer middleware still sees what the client sent.
 func (r *Registry) coerce(ctx context.Context, call *mcp.CallToolRequest) *mcp.CallToolRequest {
-	if call.Params == nil || len(call.Params.Arguments) == 0 {
+	if call.Params == nil || noArguments(call.Params.Arguments) {
 		return call
 	}
 	schema, ok := r.Schema(call.Params.Name)
@@ -175,12 +176,16 @@ func (r *Registry) coerce(ctx context.Context, call *mcp.CallToolRequest) *mcp.C
 	if err != nil && r.OnError != nil {
 		r.OnError(ctx, call, err)
 	}
-	if args == nil {
-		return call // not an argument object at all: the validator's business
-	}
 	params := *call.Params
 	params.Arguments = args
 	out := *call
 	out.Params = &params
 	return &out
+}
+
+// noArguments reports whether a call has no arguments: absent, or JSON null,
+// which the SDK reads as {} too. Coercion has nothing to do there, and an
+// error about null would be noise.
+func noArguments(args json.RawMessage) bool {
+	return len(args) == 0 || string(bytes.Trim(args, " \t\r\n")) == "null"
 }

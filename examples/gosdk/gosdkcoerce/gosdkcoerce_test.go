@@ -310,6 +310,27 @@ func TestCoercionErrorIsReportedAndLeftToTheValidator(t *testing.T) {
 	}
 }
 
+// The SDK reads "arguments": null as no arguments; so does the middleware,
+// without reporting an error.
+func TestNullArguments(t *testing.T) {
+	var reg gosdkcoerce.Registry
+	reg.OnError = func(ctx context.Context, req *mcp.CallToolRequest, err error) {
+		t.Errorf("OnError(%s): %v", req.Params.Name, err)
+	}
+	server := newServer()
+	server.AddReceivingMiddleware(reg.Middleware())
+	type optional struct {
+		Tags []string `json:"tags,omitempty"`
+	}
+	gosdkcoerce.AddTool(&reg, server, &mcp.Tool{Name: "optional"},
+		func(ctx context.Context, req *mcp.CallToolRequest, in optional) (*mcp.CallToolResult, any, error) {
+			return nil, nil, nil
+		})
+	if res := call(t, connect(t, server), "optional", json.RawMessage("null")); res.IsError {
+		t.Errorf("tool error: %s", resultText(res))
+	}
+}
+
 // Tools the registry does not know, and tools removed from it, are left to
 // the SDK as they are.
 func TestUnregisteredAndRemovedTools(t *testing.T) {
