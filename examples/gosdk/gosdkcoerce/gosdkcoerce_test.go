@@ -139,6 +139,47 @@ func TestTypedToolWithCoercion(t *testing.T) {
 	}
 }
 
+// AddTool must publish the same input schema mcp.AddTool infers, whatever
+// the kind of In.
+func TestAddToolInfersTheSDKSchema(t *testing.T) {
+	var reg gosdkcoerce.Registry
+	plain, coerced := newServer(), newServer()
+	mcp.AddTool(plain, &mcp.Tool{Name: "struct"}, handlerFor[args])
+	mcp.AddTool(plain, &mcp.Tool{Name: "pointer"}, handlerFor[*args])
+	mcp.AddTool(plain, &mcp.Tool{Name: "map"}, handlerFor[map[string]int])
+	mcp.AddTool(plain, &mcp.Tool{Name: "any"}, handlerFor[any])
+	gosdkcoerce.AddTool(&reg, coerced, &mcp.Tool{Name: "struct"}, handlerFor[args])
+	gosdkcoerce.AddTool(&reg, coerced, &mcp.Tool{Name: "pointer"}, handlerFor[*args])
+	gosdkcoerce.AddTool(&reg, coerced, &mcp.Tool{Name: "map"}, handlerFor[map[string]int])
+	gosdkcoerce.AddTool(&reg, coerced, &mcp.Tool{Name: "any"}, handlerFor[any])
+
+	list := func(server *mcp.Server) map[string]string {
+		res, err := connect(t, server).ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		schemas := map[string]string{}
+		for _, tool := range res.Tools {
+			text, _ := json.Marshal(tool.InputSchema)
+			schemas[tool.Name] = string(text)
+		}
+		return schemas
+	}
+	want, got := list(plain), list(coerced)
+	if len(want) != 4 || !reflect.DeepEqual(got, want) {
+		t.Errorf("input schemas\n got %v\nwant %v", got, want)
+	}
+	for name := range want {
+		if _, ok := reg.Schema(name); !ok {
+			t.Errorf("Schema(%s) not found", name)
+		}
+	}
+}
+
+func handlerFor[In any](ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+	return nil, nil, nil
+}
+
 // probe returns a middleware that records the arguments of each tool call.
 func probe(record *[]json.RawMessage, mu *sync.Mutex) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
