@@ -314,7 +314,8 @@ func (w *walker) fromText(v any, s string, t *Type, depth int) (any, bool) {
 	sh, text := sniff(s)
 	switch sh {
 	case shapeNone:
-		if w.o.WrapScalars && t.kind == typeArray {
+		// Broken JSON text ("[1") is reported, not wrapped as ["[1"].
+		if w.o.WrapScalars && t.kind == typeArray && (text == "" || text[0] != '[' && text[0] != '{') {
 			return w.wrap(v, t, depth)
 		}
 		w.fail(v, t, ErrKind, "not JSON text")

@@ -1,0 +1,65 @@
+# make test is the one command CI runs (.ci/run). It needs only Go: the
+# tools it uses are installed with `go install` at pinned versions into ./bin.
+
+GO              ?= go
+STATICCHECK     := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+BENCHSTAT       := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+BIN             := $(CURDIR)/bin
+FUZZTIME        ?= 60s
+SMOKE_FUZZTIME  ?= 3s
+BENCHCOUNT      ?= 6
+BENCHTIME       ?= 200ms
+# Every Go module: the root and each example, which has its own go.mod so
+# that the core keeps no third-party dependency.
+MODULES         := . $(patsubst %/go.mod,%,$(wildcard examples/*/go.mod))
+
+.PHONY: test fmt vet lint race fuzz-smoke fuzz bench tools clean
+
+test: fmt vet lint race fuzz-smoke
+
+fmt:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	@set -e; for m in $(MODULES); do echo "go vet $$m"; (cd $$m && $(GO) vet ./...); done
+
+$(BIN)/staticcheck:
+	GOBIN=$(BIN) $(GO) install $(STATICCHECK)
+
+$(BIN)/benchstat:
+	GOBIN=$(BIN) $(GO) install $(BENCHSTAT)
+
+tools: $(BIN)/staticcheck $(BIN)/benchstat
+
+lint: $(BIN)/staticcheck
+	@set -e; for m in $(MODULES); do echo "staticcheck $$m"; (cd $$m && $(BIN)/staticcheck ./...); done
+
+race:
+	@set -e; for m in $(MODULES); do echo "go test -race $$m"; (cd $$m && $(GO) test -race -count=1 ./...); done
+
+# Each fuzz target briefly, so that CI catches regressions; `make fuzz` runs
+# them for FUZZTIME each. go test -fuzz takes one target at a time.
+FUZZ_TARGETS = $$($(GO) test -list '^Fuzz' . | grep '^Fuzz')
+
+fuzz-smoke:
+	@set -e; for f in $(FUZZ_TARGETS); do \
+		echo "fuzz $$f for $(SMOKE_FUZZTIME)"; \
+		$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(SMOKE_FUZZTIME) . ; \
+	done
+
+fuzz:
+	@set -e; for f in $(FUZZ_TARGETS); do \
+		echo "fuzz $$f for $(FUZZTIME)"; \
+		$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) . ; \
+	done
+
+# Benchmarks are named Benchmark<What>/<case>/impl=<who>, so benchstat can
+# put the implementations side by side (-col /impl) with ratios from one run.
+bench: $(BIN)/benchstat
+	$(GO) test -run='^$$' -bench=. -benchmem -count=$(BENCHCOUNT) -benchtime=$(BENCHTIME) . > bench.txt
+	(cd examples/compare && $(GO) test -run='^$$' -bench=. -benchmem -count=$(BENCHCOUNT) -benchtime=$(BENCHTIME) .) >> bench.txt
+	$(BIN)/benchstat -col /impl -row .name bench.txt
+
+clean:
+	rm -rf $(BIN) bench.txt

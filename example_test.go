@@ -1,0 +1,240 @@
+package coerce_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/coerce-go/coerce"
+)
+
+// An MCP client sent an array as JSON text; the tool declared an array.
+func ExampleToDeclared() {
+	v, err := coerce.ToDeclared(`["a", "b"]`, "list[str]")
+	fmt.Printf("%#v %v\n", v, err)
+
+	// The reverse: a workflow step parsed what the next node wants as text.
+	v, err = coerce.ToDeclared(map[string]any{"channel_id": "1458059302022549698"}, "str")
+	fmt.Printf("%#v %v\n", v, err)
+
+	// Scalars drift too, and integers stay exact.
+	v, err = coerce.ToDeclared("1458059302022549698", "int")
+	fmt.Printf("%#v %v\n", v, err)
+	// Output:
+	// []interface {}{"a", "b"} <nil>
+	// "{\"channel_id\":\"1458059302022549698\"}" <nil>
+	// "1458059302022549698" <nil>
+}
+
+// Double-encoded and fenced JSON text is unwrapped once; prose is not dropped.
+func ExampleToDeclared_unwrapping() {
+	v, _ := coerce.ToDeclared(`"[{\"id\":1}]"`, "array")
+	fmt.Printf("%v\n", v)
+
+	v, _ = coerce.ToDeclared("```json\n{\"selected_files\": [\"/p1.py\"]}\n```", "dict")
+	fmt.Printf("%v\n", v)
+
+	_, err := coerce.ToDeclared("Here you go:\n```json\n{\"a\": 1}\n```", "dict")
+	fmt.Println(err)
+	// Output:
+	// [map[id:1]]
+	// map[selected_files:[/p1.py]]
+	// coerce: want object, found string "Here you go:\n```json\n{\"a\": 1}\n```": wrong kind: not JSON text
+}
+
+// A value that already conforms to any member of a union is left alone: JSON
+// text declared "str | None" stays text.
+func ExampleToDeclared_union() {
+	v, _ := coerce.ToDeclared(`{"x": 1}`, "str | None")
+	fmt.Printf("%q\n", v)
+
+	v, _ = coerce.ToDeclared(`["a"]`, "Optional[List[str]]")
+	fmt.Printf("%q\n", v)
+	// Output:
+	// "{\"x\": 1}"
+	// ["a"]
+}
+
+// What cannot be converted comes back unchanged, with an error that says
+// where and why.
+func ExampleError() {
+	in := []any{"1", "two", 3.5}
+	out, err := coerce.ToDeclared(in, "list[int]")
+	fmt.Println(out)
+	fmt.Println(err)
+
+	var e *coerce.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Path, errors.Is(err, coerce.ErrSyntax), errors.Is(err, coerce.ErrPrecision))
+	}
+	// Output:
+	// [1 two 3.5]
+	// coerce: /1: want integer, found string "two": invalid syntax: not a number
+	// coerce: /2: want integer, found number 3.5: would lose precision: not a whole number
+	// /1 true true
+}
+
+func ExampleOptions() {
+	// UseNumber: every number coercion produces is a json.Number.
+	v, _ := coerce.Options{UseNumber: true}.ToDeclared("[1, 2.5]", "list[float]")
+	fmt.Printf("%#v\n", v)
+
+	// StructuredOnly: only JSON text <-> object/array; scalars are left to
+	// the validator.
+	_, err := coerce.Options{StructuredOnly: true}.ToDeclared("5", "int")
+	fmt.Println(err)
+
+	// WrapScalars: a single value declared array becomes a one-element array.
+	v, _ = coerce.Options{WrapScalars: true}.ToDeclared("a.go", "list[str]")
+	fmt.Printf("%#v\n", v)
+	// Output:
+	// []interface {}{"1", "2.5"}
+	// coerce: want integer, found string "5": wrong kind
+	// []interface {}{"a.go"}
+}
+
+func ExampleParseType() {
+	for _, decl := range []string{"List[int]", "Optional[Dict[str, Any]]", "map[string][]float64", "dict | str", "strng"} {
+		t, err := coerce.ParseType(decl)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Printf("%s -> %s (%s)\n", decl, t, t.Kind())
+	}
+	// Output:
+	// List[int] -> list[integer] (array)
+	// Optional[Dict[str, Any]] -> object | null (union)
+	// map[string][]float64 -> dict[string, list[number]] (object)
+	// dict | str -> object | string (union)
+	// coerce: unknown type: "strng"
+}
+
+func ExampleToType() {
+	tags := coerce.MustParseType("list[str]")
+	v, err := coerce.ToType(`["go", "json"]`, tags)
+	fmt.Println(v, err)
+	// Output:
+	// [go json] <nil>
+}
+
+func ExampleType_Conforms() {
+	t := coerce.MustParseType("dict[str, list[int]]")
+	fmt.Println(t.Conforms(map[string]any{"a": []any{1.0, 2.0}}))
+	fmt.Println(t.Conforms(map[string]any{"a": "[1, 2]"}))
+	// Output:
+	// true
+	// false
+}
+
+// An MCP tool's input schema, and the arguments a client really sent.
+func ExampleParseSchema() {
+	schema, err := coerce.ParseSchema([]byte(`{
+		"type": "object",
+		"properties": {
+			"group_by": {"type": "array", "items": {"type": "string"}},
+			"limit": {"type": "integer"},
+			"path_params": {"type": "string"}
+		}
+	}`))
+	if err != nil {
+		panic(err)
+	}
+	args := map[string]any{
+		"group_by":    `["type"]`,
+		"limit":       "10",
+		"path_params": map[string]any{"channel_id": "1458059302022549698"},
+		"unknown":     "passes through",
+	}
+	out, err := schema.Coerce(args)
+	fmt.Println(err)
+	fmt.Printf("%#v\n", out["group_by"])
+	fmt.Printf("%#v\n", out["limit"])
+	fmt.Printf("%#v\n", out["path_params"])
+	fmt.Printf("%#v\n", out["unknown"])
+	// Output:
+	// <nil>
+	// []interface {}{"type"}
+	// 10
+	// "{\"channel_id\":\"1458059302022549698\"}"
+	// "passes through"
+}
+
+// One parameter failing does not hold back the others.
+func ExampleSchema_Coerce() {
+	schema, _ := coerce.SchemaFromTypes(map[string]string{"a": "int", "b": "int"})
+	out, err := schema.Coerce(map[string]any{"a": "1", "b": "x"})
+	fmt.Printf("%#v %#v\n", out["a"], out["b"])
+	fmt.Println(err)
+	// Output:
+	// 1 "x"
+	// coerce: /b: want integer, found string "x": invalid syntax: not a number
+}
+
+// CoerceJSON rewrites only what needs it: the big integer, the key order and
+// the spacing of the rest survive byte for byte.
+func ExampleSchema_CoerceJSON() {
+	schema, _ := coerce.ParseSchema([]byte(`{"properties": {"tags": {"type": "array"}}}`))
+	out, err := schema.CoerceJSON([]byte(`{"id": 1458059302022549698, "tags": "[\"a\"]",  "z": 1.50}`))
+	fmt.Println(string(out), err)
+	// Output:
+	// {"id": 1458059302022549698, "tags": ["a"],  "z": 1.50} <nil>
+}
+
+// A workflow node's declared parameter types.
+func ExampleSchemaFromTypes() {
+	schema, err := coerce.SchemaFromTypes(map[string]string{
+		"path_params": "str",
+		"items":       "list[dict]",
+	})
+	if err != nil {
+		panic(err)
+	}
+	out, _ := schema.Coerce(map[string]any{
+		"path_params": map[string]any{"channel_id": "1"},
+		"items":       `[{"id": 1}]`,
+	})
+	fmt.Printf("%#v\n%v\n", out["path_params"], out["items"])
+
+	_, err = coerce.SchemaFromTypes(map[string]string{"a": "strng", "b": "list["})
+	fmt.Println(err)
+	// Output:
+	// "{\"channel_id\":\"1\"}"
+	// [map[id:1]]
+	// coerce: /a: unknown type: "strng"
+	// coerce: /b: invalid syntax: want a type name, found end in "list["
+}
+
+// A node that takes a typed Go input.
+func ExampleSchemaFromStruct() {
+	type Task struct {
+		ID    int      `json:"id"`
+		Files []string `json:"files"`
+	}
+	type Input struct {
+		Tasks []Task `json:"tasks"`
+		Note  *string
+	}
+	schema, _ := coerce.SchemaFromStruct(Input{})
+	t, _ := schema.Lookup("tasks")
+	fmt.Println(t)
+
+	out, _ := schema.Coerce(map[string]any{"tasks": `[{"id": "1", "files": "[\"a.go\"]"}]`})
+	var in Input
+	text, _ := json.Marshal(out)
+	fmt.Println(json.Unmarshal(text, &in), in.Tasks)
+	// Output:
+	// list[Task]
+	// <nil> [{1 [a.go]}]
+}
+
+func ExampleSchema_Lookup() {
+	schema, _ := coerce.ParseSchema([]byte(`{"properties": {"tags": {"type": ["null", "array"], "items": {"type": "string"}}}}`))
+	t, ok := schema.Lookup("tags")
+	fmt.Println(t, ok)
+	_, ok = schema.Lookup("other")
+	fmt.Println(ok)
+	// Output:
+	// null | list[string] true
+	// false
+}
