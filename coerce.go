@@ -90,6 +90,30 @@ func (o Options) ToType(value any, t *Type) (any, error) {
 	return out, nil
 }
 
+// Structured returns the object or array that s holds with the default
+// Options. See Options.Structured.
+func Structured(s string) (any, bool) { return Options{}.Structured(s) }
+
+// Structured returns the object (map[string]any) or array ([]any) that s
+// holds as JSON text — bare, in one markdown fence around the whole string,
+// or encoded once more as a JSON string — and true; otherwise s itself and
+// false. It is ToDeclared(s, "object | array") for values that have no
+// declared type, such as an agent's reply or an LLM's positional argument,
+// where "123", "true" and prose must stay text. A string that cannot be
+// JSON text costs no allocation.
+func (o Options) Structured(s string) (any, bool) {
+	if sh, _ := sniff(s); sh == shapeNone {
+		return s, false
+	}
+	out, err := o.ToType(s, objectOrArray)
+	if err != nil {
+		return s, false
+	}
+	return out, true
+}
+
+var objectOrArray = newUnion([]*Type{objectType, arrayType})
+
 // Conforms reports whether v already fits t, deeply: coercing it would
 // return it unchanged. Nil conforms to every type. It allocates nothing for
 // the values encoding/json decodes into.
@@ -184,13 +208,21 @@ func (w *walker) union(v any, t *Type, depth int, owned bool) (any, bool) {
 // structured converts to an object or array type.
 func (w *walker) structured(v any, t *Type, depth int, owned bool) (any, bool) {
 	switch x := v.(type) {
+	// Unchanged, the value goes back as the interface it came in: boxing
+	// the slice again would allocate.
 	case map[string]any:
 		if t.kind == typeObject {
-			return w.object(x, t, depth, owned)
+			if out, changed := w.object(x, t, depth, owned); changed {
+				return out, true
+			}
+			return v, false
 		}
 	case []any:
 		if t.kind == typeArray {
-			return w.array(x, t, depth, owned)
+			if out, changed := w.array(x, t, depth, owned); changed {
+				return out, true
+			}
+			return v, false
 		}
 	case string:
 		return w.fromText(v, x, t, depth)
@@ -215,7 +247,7 @@ func (w *walker) structured(v any, t *Type, depth int, owned bool) (any, bool) {
 	return v, false
 }
 
-func (w *walker) object(m map[string]any, t *Type, depth int, owned bool) (any, bool) {
+func (w *walker) object(m map[string]any, t *Type, depth int, owned bool) (map[string]any, bool) {
 	if t.props == nil && t.rest.isAny() {
 		return m, false
 	}
@@ -260,7 +292,7 @@ func (w *walker) members(m map[string]any, t *Type, depth int, owned bool) (map[
 	return out, changed
 }
 
-func (w *walker) array(s []any, t *Type, depth int, owned bool) (any, bool) {
+func (w *walker) array(s []any, t *Type, depth int, owned bool) ([]any, bool) {
 	if len(t.prefix) == 0 && t.elem.isAny() {
 		return s, false
 	}

@@ -238,3 +238,18 @@ func ExampleSchema_Lookup() {
 	// null | list[string] true
 	// false
 }
+
+// An agent's reply and an LLM's positional arguments have no declared type:
+// only object or array text becomes structure.
+func ExampleStructured() {
+	for _, s := range []string{"```json\n{\"selected_files\": [\"/p1.py\"]}\n```", `{"id": "x"}`, "123", "true", "hello"} {
+		v, ok := coerce.Structured(s)
+		fmt.Printf("%-5v %#v\n", ok, v)
+	}
+	// Output:
+	// true  map[string]interface {}{"selected_files":[]interface {}{"/p1.py"}}
+	// true  map[string]interface {}{"id":"x"}
+	// false "123"
+	// false "true"
+	// false "hello"
+}

@@ -89,5 +89,8 @@ func fenced(s string) (string, bool) {
 	if end <= i || s[end-1] != '\n' {
 		return "", false
 	}
+	if end-1 == i { // one line break closes the opening line and opens the closing one
+		return "", true
+	}
 	return trimSpace(s[i+1 : end-1]), true
 }

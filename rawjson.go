@@ -23,15 +23,11 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 		}
 		return args, &Error{Declared: s.root.String(), Value: json.RawMessage(args), Err: ErrKind, Detail: "arguments are not a JSON object"}
 	}
-	if s.root.kind != typeObject { // a union or any at the root: not worth a raw path
-		return s.coerceDecoded(&w, args)
-	}
-
 	// First pass: validate, and see whether any known parameter needs work.
 	need := false
 	end, err := scanMembers(args, start, maxDepth, true, func(key []byte, valStart, valEnd int) {
-		if !need {
-			t := fieldBytes(s.root, key)
+		if !need && s.params != nil {
+			t := fieldBytes(s.params, key)
 			need = !rawConforms(args[valStart:valEnd], t, 1, maxDepth)
 		}
 	})
@@ -45,43 +41,12 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 		return args, nil
 	}
 
-	// Second pass: copy, rewriting only what does not conform. A parameter
-	// that fails anywhere inside is put back exactly as it came.
+	// Second pass: copy, rewriting only what does not conform.
 	out := make([]byte, 0, len(args)+len(args)/4+16)
-	last := 0
-	scanMembers(args, start, maxDepth, false, func(key []byte, valStart, valEnd int) {
-		t := fieldBytes(s.root, key)
-		if t.isAny() {
-			return
-		}
-		out = append(out, args[last:valStart]...)
-		mark, before := len(out), w.errs.len()
-		out = w.rawCoerce(out, args[valStart:valEnd], t, 1)
-		if w.errs.len() > before {
-			w.errs.prefix(before, pointerToken(keyString(key)))
-			out = append(out[:mark], args[valStart:valEnd]...)
-		}
-		last = valEnd
-	})
-	out = append(out, args[last:]...)
+	out = append(out, args[:start]...)
+	out = w.rawObject(out, args[start:end], s.params, 0)
+	out = append(out, args[end:]...)
 	return out, w.errs.err()
-}
-
-// coerceDecoded is CoerceJSON the simple way: decode, Coerce, encode.
-func (s *Schema) coerceDecoded(w *walker, args []byte) ([]byte, error) {
-	v, err := decodeJSON(args, s.opts.UseNumber, s.opts.maxDepth())
-	if err != nil {
-		return args, w.rawFail(args, err)
-	}
-	out, cerr := s.Coerce(v.(map[string]any))
-	if cerr != nil && len(out) == 0 {
-		return args, cerr
-	}
-	text, err := appendJSON(nil, out, s.opts.maxDepth())
-	if err != nil {
-		return args, w.rawFail(args, err)
-	}
-	return text, cerr
 }
 
 // rawFail completes an error about the argument text as a whole.
@@ -102,21 +67,7 @@ func (w *walker) rawCoerce(dst, val []byte, t *Type, depth int) []byte {
 	switch {
 	case depth >= maxDepth:
 	case t.kind == typeObject && val[0] == '{':
-		last := 0
-		scanMembers(val, 0, maxDepth, false, func(key []byte, valStart, valEnd int) {
-			ft := fieldBytes(t, key)
-			if ft.isAny() {
-				return
-			}
-			dst = append(dst, val[last:valStart]...)
-			before := w.errs.len()
-			dst = w.rawCoerce(dst, val[valStart:valEnd], ft, depth+1)
-			if w.errs.len() > before {
-				w.errs.prefix(before, pointerToken(keyString(key)))
-			}
-			last = valEnd
-		})
-		return append(dst, val[last:]...)
+		return w.rawObject(dst, val, t, depth)
 	case t.kind == typeArray && val[0] == '[':
 		last := 0
 		scanElements(val, func(i, valStart, valEnd int) {
@@ -125,10 +76,11 @@ func (w *walker) rawCoerce(dst, val []byte, t *Type, depth int) []byte {
 				return
 			}
 			dst = append(dst, val[last:valStart]...)
-			before := w.errs.len()
+			mark, before := len(dst), w.errs.len()
 			dst = w.rawCoerce(dst, val[valStart:valEnd], et, depth+1)
 			if w.errs.len() > before {
 				w.errs.prefix(before, "/"+strconv.Itoa(i))
+				dst = append(dst[:mark], val[valStart:valEnd]...)
 			}
 			last = valEnd
 		})
@@ -150,6 +102,52 @@ func (w *walker) rawCoerce(dst, val []byte, t *Type, depth int) []byte {
 		return append(dst, val...)
 	}
 	return text
+}
+
+// rawObject appends the valid JSON object val with each member converted to
+// its declared type; members that need nothing, and members that fail, keep
+// their bytes. Of a key given twice only the last member counts, as in
+// every decoder, so the others are copied as they are.
+func (w *walker) rawObject(dst, val []byte, t *Type, depth int) []byte {
+	maxDepth := w.o.maxDepth()
+	last := lastOccurrence(val, maxDepth)
+	copied, n := 0, 0
+	scanMembers(val, 0, maxDepth, false, func(key []byte, valStart, valEnd int) {
+		i := n
+		n++
+		ft := fieldBytes(t, key)
+		if ft.isAny() || last != nil && last[keyString(key)] != i {
+			return
+		}
+		dst = append(dst, val[copied:valStart]...)
+		mark, before := len(dst), w.errs.len()
+		dst = w.rawCoerce(dst, val[valStart:valEnd], ft, depth+1)
+		if w.errs.len() > before {
+			w.errs.prefix(before, pointerToken(keyString(key)))
+			dst = append(dst[:mark], val[valStart:valEnd]...)
+		}
+		copied = valEnd
+	})
+	return append(dst, val[copied:]...)
+}
+
+// lastOccurrence maps the keys of the valid JSON object val to the index of
+// their last member when some key occurs twice, and is nil when keys are
+// unique, the usual case.
+func lastOccurrence(val []byte, maxDepth int) map[string]int {
+	index := map[string]int{}
+	dup, n := false, 0
+	scanMembers(val, 0, maxDepth, false, func(key []byte, _, _ int) {
+		k := keyString(key)
+		_, seen := index[k]
+		dup = dup || seen
+		index[k] = n
+		n++
+	})
+	if !dup {
+		return nil
+	}
+	return index
 }
 
 // rawConforms is conforms for JSON text known to be valid: val is one

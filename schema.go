@@ -16,8 +16,56 @@ import (
 // the fields of a Go struct. It is compiled once; it is immutable and safe
 // for concurrent use.
 type Schema struct {
-	root *Type
-	opts Options
+	root   *Type // the whole argument set
+	params *Type // the object type whose properties are the parameters; nil if none
+	opts   Options
+}
+
+func newSchema(root *Type, o Options) *Schema {
+	return &Schema{root: root, params: paramsType(root), opts: o}
+}
+
+// paramsType is the object type that gives each parameter its type: the
+// root itself, or the object members of a root union combined, so that
+// {"type": ["null", "object"], ...}, which the Go SDK infers for a pointer
+// to a struct, still converts parameter by parameter. A parameter declared
+// by several object members gets the union of their types; one declared by
+// only some of them, those members' type.
+func paramsType(root *Type) *Type {
+	if root.kind == typeObject {
+		return root
+	}
+	var objects []*Type
+	for _, m := range root.Members() {
+		if m.kind == typeObject {
+			objects = append(objects, m)
+		}
+	}
+	switch len(objects) {
+	case 0:
+		return nil
+	case 1:
+		return objects[0]
+	}
+	props := map[string]*Type{}
+	var rests []*Type
+	for _, o := range objects {
+		for _, k := range slices.Sorted(maps.Keys(o.props)) {
+			if p, ok := props[k]; ok {
+				props[k] = newUnion([]*Type{p, o.props[k]})
+			} else {
+				props[k] = o.props[k]
+			}
+		}
+		if o.rest != nil {
+			rests = append(rests, o.rest)
+		}
+	}
+	var rest *Type
+	if len(rests) > 0 {
+		rest = newUnion(rests)
+	}
+	return &Type{kind: typeObject, props: props, rest: rest, name: "object"}
 }
 
 // ParseSchema compiles a JSON Schema with the default Options. See
@@ -46,12 +94,13 @@ func (o Options) ParseSchema(jsonSchema []byte) (*Schema, error) {
 		e.Detail = "schema is not JSON: " + e.Detail
 		return nil, e
 	}
-	c := compiler{doc: doc, refs: map[string]*Type{}}
+	c := compiler{doc: doc, refs: map[string]*Type{}, open: map[*Type]bool{}}
 	root := c.compile(doc, "", 0)
 	if c.err != nil {
 		return nil, c.err
 	}
-	return &Schema{root: root, opts: o}, nil
+	c.finish(root)
+	return newSchema(root, o), nil
 }
 
 // SchemaFromTypes builds a schema from declared parameter types with the
@@ -80,7 +129,7 @@ func (o Options) SchemaFromTypes(params map[string]string) (*Schema, error) {
 	if err := errs.err(); err != nil {
 		return nil, err
 	}
-	return &Schema{root: &Type{kind: typeObject, props: props, name: "object"}, opts: o}, nil
+	return newSchema(&Type{kind: typeObject, props: props, name: "object"}, o), nil
 }
 
 // Type returns the type of a whole argument set, usually an object type
@@ -91,11 +140,14 @@ func (s *Schema) Type() *Type { return s.root }
 // Lookup returns the declared type of a parameter: a property of the
 // schema, or the type additionalProperties gives the others.
 func (s *Schema) Lookup(param string) (*Type, bool) {
-	if t, ok := s.root.props[param]; ok {
+	if s.params == nil {
+		return nil, false
+	}
+	if t, ok := s.params.props[param]; ok {
 		return t, true
 	}
-	if s.root.rest != nil {
-		return s.root.rest, true
+	if s.params.rest != nil {
+		return s.params.rest, true
 	}
 	return nil, false
 }
@@ -111,28 +163,22 @@ func (s *Schema) Lookup(param string) (*Type, bool) {
 // that cannot stay exactly as they were, and the error joins one *Error per
 // failure, each with its JSON Pointer (e.g. "/tasks/0/id").
 func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
-	w := walker{o: s.opts}
-	if s.root.kind != typeObject {
-		out, _ := w.coerce(args, s.root, 0, false)
-		if w.errs.len() > 0 {
-			return args, w.errs.err()
-		}
-		m, _ := out.(map[string]any)
-		return m, nil
-	}
-	if s.root.props == nil && s.root.rest.isAny() {
+	if s.params == nil || s.params.props == nil && s.params.rest.isAny() {
 		return args, nil
 	}
-	out, _ := w.members(args, s.root, 0, false)
+	w := walker{o: s.opts}
+	out, _ := w.members(args, s.params, 0, false)
 	return out, w.errs.err()
 }
 
 // compiler turns a decoded JSON Schema into Types. It records the first
 // error and then stops descending.
 type compiler struct {
-	doc  any
-	refs map[string]*Type // $ref targets by reference, placeholders while compiling
-	err  *Error
+	doc     any
+	refs    map[string]*Type // $ref targets by reference
+	open    map[*Type]bool   // placeholders whose definition is not compiled in yet
+	aliases [][2]*Type       // placeholders whose definition is another open one
+	err     *Error
 }
 
 // maxSchemaDepth bounds the nesting of subschemas, which the compiler
@@ -162,9 +208,6 @@ func (c *compiler) compile(node any, at string, depth int) *Type {
 	}
 
 	t := c.ownType(n, at, depth)
-	if nullable, _ := n["nullable"].(bool); nullable && !anyish(t) {
-		t = newUnion([]*Type{t, nullType})
-	}
 	if all, ok := n["allOf"]; ok {
 		for i, sub := range c.list(all, at+"/allOf") {
 			t = merge(t, c.compile(sub, at+"/allOf/"+strconv.Itoa(i), depth+1), 0)
@@ -187,6 +230,9 @@ func (c *compiler) compile(node any, at string, depth int) *Type {
 		if len(members) > 0 {
 			t = newUnion(members)
 		}
+	}
+	if nullable, _ := n["nullable"].(bool); nullable && !anyish(t) {
+		t = newUnion([]*Type{t, nullType})
 	}
 	return t
 }
@@ -335,13 +381,108 @@ func (c *compiler) ref(ref string, at string, depth int) *Type {
 	}
 	placeholder := &Type{name: name}
 	c.refs[ref] = placeholder
+	c.open[placeholder] = true
 	t := c.compile(target, ref[1:], depth+1)
+	if c.open[t] { // the definition is another reference still being compiled
+		c.aliases = append(c.aliases, [2]*Type{placeholder, t})
+		return placeholder
+	}
+	c.fill(placeholder, t)
+	return placeholder
+}
+
+func (c *compiler) fill(placeholder, t *Type) {
+	name := placeholder.name
 	*placeholder = *t
 	if t.kind == typeObject && t.props != nil {
 		placeholder.name = name // more telling than "object" in messages
 	}
 	placeholder.exact = false
-	return placeholder
+	delete(c.open, placeholder)
+}
+
+// finish completes the types once every definition is compiled: aliases
+// take their definitions (a cycle of bare references is any), and unions
+// are flattened through the references among their members, so that no
+// union is its own member and coercion never loops on one.
+func (c *compiler) finish(root *Type) {
+	for progress := true; progress; {
+		progress = false
+		for _, a := range c.aliases {
+			if c.open[a[0]] && !c.open[a[1]] {
+				c.fill(a[0], a[1])
+				progress = true
+			}
+		}
+	}
+	for _, a := range c.aliases {
+		if c.open[a[0]] {
+			c.fill(a[0], anyType)
+		}
+	}
+	seen := map[*Type]bool{}
+	var walk func(t *Type)
+	walk = func(t *Type) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		if t.kind == typeUnion {
+			flattenUnion(t)
+		}
+		for _, m := range t.members {
+			walk(m)
+		}
+		for _, p := range t.prefix {
+			walk(p)
+		}
+		walk(t.elem)
+		walk(t.rest)
+		for _, k := range slices.Sorted(maps.Keys(t.props)) {
+			walk(t.props[k])
+		}
+	}
+	walk(root)
+}
+
+// flattenUnion replaces the members of union t that are unions themselves,
+// through any number of references, by their own members, once each.
+func flattenUnion(t *Type) {
+	var members []*Type
+	visited := map[*Type]bool{t: true}
+	var add func(list []*Type) bool
+	add = func(list []*Type) bool {
+		for _, m := range list {
+			switch {
+			case m.kind == typeAny:
+				return false
+			case m.kind == typeUnion:
+				if !visited[m] {
+					visited[m] = true
+					if !add(m.members) {
+						return false
+					}
+				}
+			case !slices.Contains(members, m):
+				members = append(members, m)
+			}
+		}
+		return true
+	}
+	switch {
+	case !add(t.members) || len(members) == 0:
+		*t = *anyType
+	case len(members) == 1:
+		name := t.name
+		*t = *members[0]
+		t.name, t.exact = name, false
+	default:
+		names := make([]string, len(members))
+		for i, m := range members {
+			names[i] = m.name
+		}
+		t.members, t.name = members, strings.Join(names, " | ")
+	}
 }
 
 // resolvePointer follows a JSON Pointer (RFC 6901, as a URI fragment) into
@@ -428,7 +569,9 @@ func merge(a, b *Type, depth int) *Type {
 		return b
 	case anyish(b) || a == b:
 		return a
-	case depth > 32: // recursive types: deep enough for any real schema
+	case isPlaceholder(b):
+		return b // a reference whose definition is still compiling: it wins
+	case isPlaceholder(a), depth > 32: // depth: recursive types, deep enough for any real schema
 		return a
 	}
 	if a.kind == typeUnion || b.kind == typeUnion {
@@ -451,6 +594,10 @@ func merge(a, b *Type, depth int) *Type {
 	return a
 }
 
+// isPlaceholder reports a $ref or recursive struct whose definition is not
+// compiled in yet: any in appearance, but not the shared any.
+func isPlaceholder(t *Type) bool { return t.kind == typeAny && t != anyType }
+
 func membersOf(t *Type) []*Type {
 	if t.kind == typeUnion {
 		return t.members
@@ -465,6 +612,10 @@ func mergeKinds(a, b *Type, depth int) *Type {
 	case anyish(a):
 		return b
 	case anyish(b) || a == b:
+		return a
+	case isPlaceholder(b):
+		return b
+	case isPlaceholder(a):
 		return a
 	case a.kind == typeInteger && b.kind == typeNumber:
 		return a
@@ -536,7 +687,7 @@ func (o Options) SchemaFromStruct(v any) (*Schema, error) {
 		return nil, &Error{Value: v, Err: ErrKind, Detail: "SchemaFromStruct wants a struct type"}
 	}
 	b := structTypes{seen: map[reflect.Type]*Type{}}
-	return &Schema{root: b.typeOf(rt), opts: o}, nil
+	return newSchema(b.typeOf(rt), o), nil
 }
 
 var (
@@ -592,8 +743,7 @@ func (b *structTypes) structType(rt reflect.Type) *Type {
 	}
 	placeholder := &Type{name: "object"}
 	b.seen[rt] = placeholder
-	props := map[string]*Type{}
-	b.fields(rt, props, map[reflect.Type]bool{})
+	props := b.fields(rt)
 	name := rt.Name()
 	if name == "" {
 		name = "object"
@@ -602,48 +752,98 @@ func (b *structTypes) structType(rt reflect.Type) *Type {
 	return placeholder
 }
 
-// fields adds the JSON fields of struct type rt to props: its own first,
-// then those its embedded structs promote, which do not replace a field of
-// the same name (encoding/json's rule that the shallower field wins).
-func (b *structTypes) fields(rt reflect.Type, props map[string]*Type, visiting map[reflect.Type]bool) {
-	if visiting[rt] {
-		return
+// fields returns the JSON fields of struct type rt by encoding/json's
+// rules: embedded structs without a name promote their fields, breadth
+// first; of the fields with one name the shallowest wins, and among equally
+// shallow ones the only tagged one, else none.
+func (b *structTypes) fields(rt reflect.Type) map[string]*Type {
+	type field struct {
+		depth  int
+		tagged bool
+		t      *Type
 	}
-	visiting[rt] = true
-	defer delete(visiting, rt)
-	var embedded []reflect.Type
-	for i := range rt.NumField() {
-		f := rt.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		ft := f.Type
-		if f.Anonymous && name == "" {
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				embedded = append(embedded, ft)
+	byName := map[string][]field{}
+	var order []string
+	level := []reflect.Type{rt}
+	visited := map[reflect.Type]bool{}
+	for depth := 0; len(level) > 0; depth++ {
+		var next []reflect.Type
+		for _, st := range level {
+			if visited[st] {
 				continue
 			}
+			visited[st] = true
+			for i := range st.NumField() {
+				f := st.Field(i)
+				tag := f.Tag.Get("json")
+				if tag == "-" {
+					continue
+				}
+				name, opts, _ := strings.Cut(tag, ",")
+				if f.Anonymous && name == "" {
+					ft := f.Type
+					if ft.Kind() == reflect.Pointer {
+						ft = ft.Elem()
+					}
+					if ft.Kind() == reflect.Struct {
+						next = append(next, ft)
+						continue
+					}
+				}
+				if !f.IsExported() {
+					continue
+				}
+				tagged := name != ""
+				if !tagged {
+					name = f.Name
+				}
+				t := b.typeOf(f.Type)
+				if quoted(f.Type, opts) {
+					t = stringType
+				}
+				if byName[name] == nil {
+					order = append(order, name)
+				}
+				byName[name] = append(byName[name], field{depth, tagged, t})
+			}
 		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		t := b.typeOf(f.Type)
-		if slices.Contains(strings.Split(opts, ","), "string") {
-			t = stringType
-		}
-		if _, dup := props[name]; !dup {
-			props[name] = t
-		}
+		level = next
 	}
-	for _, et := range embedded {
-		b.fields(et, props, visiting)
+	props := make(map[string]*Type, len(order))
+	for _, name := range order {
+		fs := byName[name] // in breadth-first order: the shallowest come first
+		var winners []field
+		for _, f := range fs {
+			if f.depth == fs[0].depth {
+				winners = append(winners, f)
+			}
+		}
+		if len(winners) > 1 {
+			tagged := slices.DeleteFunc(winners, func(f field) bool { return !f.tagged })
+			if len(tagged) != 1 {
+				continue // ambiguous: encoding/json writes neither
+			}
+			winners = tagged
+		}
+		props[name] = winners[0].t
 	}
+	return props
+}
+
+// quoted reports whether the ",string" option applies: encoding/json honours
+// it for strings, numbers and booleans (and pointers to them) only.
+func quoted(t reflect.Type, opts string) bool {
+	if !slices.Contains(strings.Split(opts, ","), "string") {
+		return false
+	}
+	if t.Name() == "" && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
 }

@@ -143,7 +143,7 @@ var (
 )
 
 // String returns the type's canonical form, such as "list[integer]",
-// "dict[string, any]" or "integer | null". For the types of ParseType it
+// "dict[string, list[integer]]" or "integer | null". For the types of ParseType it
 // parses back to an equal type.
 func (t *Type) String() string {
 	if t == nil {
@@ -272,6 +272,9 @@ func newUnion(alts []*Type) *Type {
 // another key type is an error, as are unknown names and malformed syntax.
 // The error is an *Error wrapping ErrUnknownType or ErrSyntax.
 func ParseType(expr string) (*Type, error) {
+	if strings.TrimSpace(expr) == "" {
+		return anyType, nil // no declaration: pass through
+	}
 	p := typeParser{src: expr}
 	t := p.unionAt(0)
 	if p.err == nil && p.peek() != 0 {
@@ -426,12 +429,8 @@ func (p *typeParser) term(depth int) *Type {
 		}
 		return newList(elem)
 	}
-	start := p.pos
 	name := p.ident()
 	if name == "" {
-		if p.peek() == 0 && start == 0 && p.pos == len(p.src) {
-			return anyType // the empty declaration
-		}
 		p.fail(ErrSyntax, "want a type name, found "+p.rest())
 		return nil
 	}

@@ -1,0 +1,300 @@
+package coerce
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// encStd writes v as encoding/json does with HTML escaping off, without the
+// trailing newline.
+func encStd(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// encCheck checks that appendJSON writes v as encoding/json does, appending
+// to a non-empty dst too.
+func encCheck(t *testing.T, v any) {
+	t.Helper()
+	want, werr := encStd(v)
+	got, err := appendJSON(nil, v, 0)
+	if werr != nil {
+		t.Fatalf("%#v: encoding/json fails (%v); the test expects it to succeed", v, werr)
+	}
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("appendJSON(%#v) = %s, %v\nencoding/json:    %s", v, got, err, want)
+	}
+	got, err = appendJSON([]byte("prefix:"), v, 0)
+	if err != nil || string(got) != "prefix:"+string(want) {
+		t.Fatalf("appendJSON(prefix, %#v) = %s, %v", v, got, err)
+	}
+}
+
+type encStruct struct {
+	A int               `json:"a"`
+	B string            `json:"b,omitempty"`
+	M map[string]any    `json:"m"`
+	N json.Number       `json:"n"`
+	R json.RawMessage   `json:"r"`
+	S []any             `json:"s"`
+	P *encStruct        `json:"p,omitempty"`
+	X map[string]string `json:"x,omitempty"`
+}
+
+type encMarshaler struct{ text string }
+
+func (m encMarshaler) MarshalJSON() ([]byte, error) {
+	if m.text == "error" {
+		return nil, errors.New("refused")
+	}
+	return []byte(m.text), nil
+}
+
+type encTextMarshaler int
+
+func (m encTextMarshaler) MarshalText() ([]byte, error) {
+	return []byte(fmt.Sprint("<", int(m), ">")), nil
+}
+
+func TestEncodeMatchesEncodingJSON(t *testing.T) {
+	var allASCII, allBytes strings.Builder
+	for c := 0; c < 0x80; c++ {
+		allASCII.WriteByte(byte(c))
+	}
+	for c := 0; c < 0x100; c++ {
+		allBytes.WriteByte(byte(c))
+	}
+	i := 42
+	var nilPtr *int
+	for _, v := range []any{
+		nil, true, false,
+		"", "abc", allASCII.String(), allBytes.String(),
+		"<script>&amp;</script>", "\u2028\u2029\u2027\u202a", "é中😀", "\xff\xfe", "a\xc3", "\xed\xa0\x80",
+		"\ufffd", "\x7f", "\"\\/", "\b\f\n\r\t\x00\x1f",
+		0.0, math.Copysign(0, -1), 1.0, -1.5, 0.1, 1e20, 1e21, 1e-6, 1e-7, 123456789.0, 1e100, -1e-100,
+		math.MaxFloat64, math.SmallestNonzeroFloat64, 9007199254740993.0, 1.5e300,
+		float32(0), float32(1.1), float32(1e21), float32(1e-7), float32(3.4e38), float32(-1e-45), float32(16777217),
+		int(-1), int8(math.MinInt8), int16(math.MaxInt16), int32(math.MinInt32), int64(math.MinInt64),
+		uint(7), uint8(255), uint16(65535), uint32(math.MaxUint32), uint64(math.MaxUint64), uintptr(12),
+		json.Number("1"), json.Number("-0.5e+10"), json.Number(""), json.Number("123456789012345678901234567890"),
+		json.RawMessage(`{"a" : [1, 2 ,"x y"] }`), json.RawMessage(" null "), json.RawMessage(nil),
+		json.RawMessage("\"<\u2028>\""), json.RawMessage("\"\xff\""),
+		map[string]any{}, []any{}, map[string]any(nil), []any(nil),
+		map[string]any{"b": 1.0, "a": "x", "": nil, "A": true, "é": 2.0, "a\x00": 3.0, "\u2028": 4.0, "\xff": 5.0, "<k>": 6.0},
+		map[string]any{"z": map[string]any{"y": []any{1.0, map[string]any{"x": nil, "w": []any{}}}}},
+		[]any{nil, true, "s", 1.5, []any{[]any{}}, map[string]any{"k": []any{json.Number("2")}}},
+		encManyKeys(100),
+		// Handed to encoding/json.
+		encStruct{A: 1, M: map[string]any{"k": "v"}, N: "5", R: json.RawMessage("[1]"), S: []any{1.0}},
+		&encStruct{B: "x", P: &encStruct{A: 2}, X: map[string]string{"b": "1", "a": "2"}},
+		map[string]int{"b": 1, "a": 2}, map[int]string{2: "b", 10: "a"}, []string{"a", "<"}, []int(nil),
+		[]byte("bytes\x00"), [2]any{1.0, "x"}, &i, nilPtr, time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC),
+		encMarshaler{` { "m" : 1 } `}, encTextMarshaler(3), map[encTextMarshaler]any{2: 1.0, 1: 2.0},
+		map[string]any{"nested": encStruct{A: 3}, "list": []map[string]any{{"b": 1, "a": 2}}},
+		[]any{map[string]string{"<": ">"}, &encStruct{}, json.Number("7")},
+	} {
+		t.Run(fmt.Sprintf("%T", v), func(t *testing.T) { encCheck(t, v) })
+	}
+}
+
+func encManyKeys(n int) map[string]any {
+	m := make(map[string]any, n)
+	for i := range n {
+		m[fmt.Sprintf("key%03d", (i*37)%n)] = float64(i)
+	}
+	return m
+}
+
+func TestEncodeErrors(t *testing.T) {
+	cyclicMap := map[string]any{"a": 1.0}
+	cyclicMap["self"] = cyclicMap
+	cyclicSlice := []any{1.0, nil}
+	cyclicSlice[1] = cyclicSlice
+	mutualMap := map[string]any{}
+	mutualSlice := []any{mutualMap}
+	mutualMap["s"] = mutualSlice
+	wide := map[string]any{}
+	wide["a"], wide["b"], wide["c"] = wide, wide, wide
+	type encNode struct{ Next *encNode }
+	node := &encNode{}
+	node.Next = node
+	typedCycle := map[string]any{}
+	typedCycle["t"] = map[string]map[string]any{"m": typedCycle}
+
+	for _, c := range []struct {
+		name     string
+		v        any
+		maxDepth int
+		err      error
+		detail   string
+	}{
+		{"NaN", math.NaN(), 0, ErrKind, "NaN is not a JSON number"},
+		{"+Inf", math.Inf(1), 0, ErrKind, "+Inf is not a JSON number"},
+		{"-Inf in map", map[string]any{"a": []any{math.Inf(-1)}}, 0, ErrKind, "-Inf is not a JSON number"},
+		{"float32 NaN", float32(math.NaN()), 0, ErrKind, "NaN is not a JSON number"},
+		{"float32 Inf", []any{float32(math.Inf(1))}, 0, ErrKind, "+Inf is not a JSON number"},
+		{"NaN in struct", struct{ F float64 }{math.NaN()}, 0, ErrKind, ""},
+		{"invalid Number", json.Number("1.2.3"), 0, ErrSyntax, `invalid number literal "1.2.3"`},
+		{"Number +1", []any{json.Number("+1")}, 0, ErrSyntax, ""},
+		{"Number 01", json.Number("01"), 0, ErrSyntax, ""},
+		{"Number NaN", json.Number("NaN"), 0, ErrSyntax, ""},
+		{"Number in struct", struct{ N json.Number }{"x"}, 0, ErrSyntax, ""},
+		{"invalid RawMessage", json.RawMessage(`{"a":}`), 0, ErrSyntax, ""},
+		{"empty RawMessage", json.RawMessage{}, 0, ErrSyntax, ""},
+		{"two values RawMessage", json.RawMessage(`1 2`), 0, ErrSyntax, ""},
+		{"chan", make(chan int), 0, ErrKind, ""},
+		{"func in map", map[string]any{"f": func() {}}, 0, ErrKind, ""},
+		{"complex", complex(1, 2), 0, ErrKind, ""},
+		{"Marshaler error", encMarshaler{"error"}, 0, ErrKind, ""},
+		{"Marshaler invalid", encMarshaler{"{"}, 0, ErrSyntax, ""},
+		{"cyclic map", cyclicMap, 0, ErrLimit, "nesting deeper than 10000 (a cycle?)"},
+		{"cyclic slice", cyclicSlice, 0, ErrLimit, ""},
+		{"cycle through map and slice", mutualMap, 0, ErrLimit, ""},
+		{"cycle three ways", wide, 0, ErrLimit, ""},
+		{"cyclic map small limit", cyclicMap, 5, ErrLimit, "nesting deeper than 5 (a cycle?)"},
+		{"cyclic struct", node, 0, ErrLimit, ""},
+		{"cycle through a typed map", typedCycle, 0, ErrLimit, ""},
+		{"too deep", decNestedValue(4, "1"), 3, ErrLimit, "nesting deeper than 3 (a cycle?)"},
+		{"too deep objects", decNestedValue(10001, "o"), 0, ErrLimit, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dst := []byte("keep")
+			got, err := appendJSON(dst, c.v, c.maxDepth)
+			var e *Error
+			if !errors.As(err, &e) || !errors.Is(err, c.err) || e.Path != "" || e.Declared != "" || e.Value != nil {
+				t.Fatalf("got %q, %#v; want an *Error with %v", got, err, c.err)
+			}
+			if c.detail != "" && e.Detail != c.detail {
+				t.Fatalf("detail %q, want %q", e.Detail, c.detail)
+			}
+			if string(got) != "keep" {
+				t.Fatalf("dst changed to %q", got)
+			}
+			if _, serr := encStd(c.v); serr == nil && c.maxDepth == 0 && c.name != "too deep objects" {
+				t.Fatalf("encoding/json accepts %#v", c.v)
+			}
+		})
+	}
+	// Exactly at the limit is fine.
+	for _, v := range []any{decNestedValue(3, "1"), decNestedValue(3, "o"), decNestedValue(3, "")} {
+		encCheckDepth(t, v, 3)
+	}
+	encCheckDepth(t, decNestedValue(10000, "o"), 0)
+	encCheckDepth(t, decNestedValue(10000, "1"), 0)
+}
+
+func encCheckDepth(t *testing.T, v any, maxDepth int) {
+	t.Helper()
+	want, _ := encStd(v)
+	if got, err := appendJSON(nil, v, maxDepth); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("appendJSON at the depth limit: %.40s, %v", got, err)
+	}
+}
+
+// TestEncodeRoundTrip writes decoded documents back.
+func TestEncodeRoundTrip(t *testing.T) {
+	for _, doc := range [][]byte{[]byte(decSmallDoc), decDoc10KB()} {
+		for _, useNumber := range []bool{false, true} {
+			v, err := decodeJSON(doc, useNumber, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			encCheck(t, v)
+		}
+	}
+}
+
+func TestEncodeConcurrent(t *testing.T) {
+	v, _ := decodeJSON(decDoc10KB(), false, 0)
+	want, _ := encStd(v)
+	done := make(chan bool)
+	for range 4 {
+		go func() {
+			defer func() { done <- true }()
+			for range 20 {
+				if got, err := appendJSON(nil, v, 0); err != nil || !bytes.Equal(got, want) {
+					t.Error("concurrent appendJSON differs")
+					return
+				}
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+}
+
+func FuzzEncodeDifferential(f *testing.F) {
+	for _, s := range []string{
+		decSmallDoc, `{"b":[1,2.5e-7,-0,true,false,null,"x\u00e9\ud83d\ude00<>&"],"a":{},"":1e21}`,
+		`"\u2028\u2029\ud800\u0000\u001f\u007f"`, "\"\xff\"", `[1e400]`, `{"é":1,"e":2,"E":3}`,
+		`123456789012345678901234567890`, ` [ 1 , { "a" : "b" } ] `, `{"a":1,"a":2}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// Values as encoding/json decodes them, both number modes.
+		var v any
+		if json.Unmarshal(data, &v) == nil {
+			encCheck(t, v)
+		}
+		if n, err := decStdUseNumber(data); err == nil {
+			encCheck(t, n)
+		}
+		// The raw bytes as a string, a key, a json.Number and a
+		// json.RawMessage: same output, or both fail.
+		s := string(data)
+		for _, v := range []any{s, map[string]any{s: s, "k": 1.0}, json.Number(s), json.RawMessage(data), []any{json.RawMessage(data)}} {
+			want, werr := encStd(v)
+			got, err := appendJSON(nil, v, 0)
+			if (err == nil) != (werr == nil) || !bytes.Equal(got, want) {
+				t.Fatalf("appendJSON(%#v) = %s, %v\nencoding/json:    %s, %v", v, got, err, want, werr)
+			}
+		}
+	})
+}
+
+func BenchmarkEncode(b *testing.B) {
+	for _, doc := range []struct {
+		name string
+		data []byte
+	}{
+		{"small", []byte(decSmallDoc)},
+		{"10KB", decDoc10KB()},
+	} {
+		v, err := decodeJSON(doc.data, false, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out, _ := json.Marshal(v)
+		b.Run(doc.name+"/coerce", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(out)))
+			for b.Loop() {
+				if _, err := appendJSON(nil, v, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(doc.name+"/encoding_json", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(out)))
+			for b.Loop() {
+				if _, err := json.Marshal(v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

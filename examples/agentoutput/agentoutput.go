@@ -1,0 +1,55 @@
+// Package agentoutput turns what LLM agents write into values a program can
+// walk: a reply that is JSON becomes the object or array it holds, and a
+// positional argument written as JSON text becomes the object or array
+// that was meant.
+//
+// The rule is the one the core applies to a value declared "object |
+// array": JSON text of an object or array is parsed, bare, inside one
+// markdown fence that wraps the whole reply, or encoded once more as a JSON
+// string. Everything else stays the string it was: prose around a fence,
+// and JSON scalars such as "123", "true", "null" or "\"hello\"", which an
+// agent means as text at least as often as not.
+package agentoutput
+
+import (
+	"slices"
+
+	"github.com/coerce-go/coerce"
+)
+
+// structure is the type a reply is tried against. Parsed once, here.
+var structure = coerce.MustParseType("object | array")
+
+// Parse returns the object (map[string]any) or array ([]any) that reply
+// holds as JSON text, or reply itself.
+func Parse(reply string) any {
+	// On error the core returns the value unchanged, which is what we want.
+	v, _ := coerce.ToType(reply, structure)
+	return v
+}
+
+// ParseArgs returns args with every string that is JSON object or array
+// text replaced by its value, as Parse does; other arguments, and strings
+// such as "123" or "hello", are kept. args itself is not modified: it is
+// returned as it is when nothing changes, and copied otherwise.
+func ParseArgs(args []any) []any {
+	var out []any
+	for i, a := range args {
+		s, ok := a.(string)
+		if !ok {
+			continue
+		}
+		v := Parse(s)
+		if _, unchanged := v.(string); unchanged {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(args)
+		}
+		out[i] = v
+	}
+	if out == nil {
+		return args
+	}
+	return out
+}
