@@ -170,20 +170,6 @@ func checkErrors(t *testing.T, how string, err error, want []wantError) []*Error
 	return got
 }
 
-// sameValue reports whether got is v itself: the same map or slice, or an
-// equal scalar.
-func sameValue(got, v any) bool {
-	switch v.(type) {
-	case map[string]any, []any:
-		if reflect.TypeOf(got) != reflect.TypeOf(v) {
-			return false
-		}
-		return reflect.ValueOf(got).UnsafePointer() == reflect.ValueOf(v).UnsafePointer() &&
-			reflect.ValueOf(got).Len() == reflect.ValueOf(v).Len()
-	}
-	return reflect.DeepEqual(got, v)
-}
-
 // sameMap reports whether a and b are the same map, not merely equal ones.
 func sameMap(a, b map[string]any) bool {
 	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
