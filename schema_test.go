@@ -1318,6 +1318,20 @@ func TestSchemaCoerceJSONNoChange(t *testing.T) {
 	}
 }
 
+// TestSchemaCoerceJSONNull checks that JSON null passes as no arguments, as
+// nil does everywhere (absence is a validator's business) and as the MCP
+// SDKs read "arguments": null.
+func TestSchemaCoerceJSONNull(t *testing.T) {
+	s := compileSchema(t, bytesSchema)
+	for _, in := range []string{`null`, " null\n"} {
+		args := []byte(in)
+		got, err := s.CoerceJSON(args)
+		if err != nil || &got[0] != &args[0] {
+			t.Errorf("CoerceJSON(%q) = %q, %v; want the same bytes, no error", in, got, err)
+		}
+	}
+}
+
 // TestSchemaCoerceJSONRejects checks that text that is not one JSON object
 // comes back unchanged, the same slice, with an error.
 func TestSchemaCoerceJSONRejects(t *testing.T) {
@@ -1329,7 +1343,6 @@ func TestSchemaCoerceJSONRejects(t *testing.T) {
 		{`[{"limit": "1"}]`, ErrKind},
 		{`"{\"limit\": \"1\"}"`, ErrKind},
 		{`5`, ErrKind},
-		{`null`, ErrKind},
 		{``, ErrSyntax},
 		{" \n", ErrSyntax},
 		{`{"limit": "1"`, ErrSyntax},
