@@ -113,7 +113,7 @@ func describe(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// appendPointerToken appends "/" and key escaped as RFC 6901 asks.
+// pointerToken returns "/" and key escaped as RFC 6901 asks.
 func pointerToken(key string) string {
 	if !strings.ContainsAny(key, "~/") {
 		return "/" + key
