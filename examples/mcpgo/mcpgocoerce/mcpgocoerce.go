@@ -107,9 +107,7 @@ func (c *coercer) beforeCallTool(ctx context.Context, _ any, req *mcp.CallToolRe
 	// wrong JSON text), while RawArguments holds the client's exact bytes.
 	// Typed handlers (BindArguments) read RawArguments first, the validator
 	// and GetArguments read Arguments: both must carry the coerced values.
-	// "arguments": null arrives as the raw text null; like the validator, we
-	// take it for no arguments rather than for arguments of the wrong kind.
-	if len(p.RawArguments) > 0 && string(bytes.TrimSpace(p.RawArguments)) != "null" {
+	if len(p.RawArguments) > 0 {
 		out, err := schema.CoerceJSON(p.RawArguments)
 		if err != nil {
 			c.report(ctx, name, err)
