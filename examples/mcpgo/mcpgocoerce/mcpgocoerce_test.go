@@ -336,6 +336,23 @@ func TestUnconvertibleArgumentIsReportedAndRejected(t *testing.T) {
 	}
 }
 
+// Install keeps the server's own hooks and runs after them. One of them may
+// have replaced the arguments and cleared RawArguments (so that
+// BindArguments marshals Arguments instead); coercion then works on
+// Arguments.
+func TestArgumentsWithoutRawBytesAreCoerced(t *testing.T) {
+	hooks := &server.Hooks{}
+	hooks.AddBeforeCallTool(func(_ context.Context, _ any, req *mcp.CallToolRequest) {
+		req.Params.RawArguments = nil
+	})
+	s := server.NewMCPServer("test", "0.0.0", server.WithInputSchemaValidation(), server.WithHooks(hooks))
+	mcpgocoerce.Install(s)
+	var rec recorder
+	s.AddTool(demo.Tool(), rec.handle)
+	succeeded(t, call(t, connect(t, s), "echo", brokenArgs()))
+	equal(t, "GetArguments()", rec.last(t).GetArguments(), received())
+}
+
 // A tool registered again under the same name with another schema is
 // coerced to the new one.
 func TestReregisteredToolIsCoercedToItsNewSchema(t *testing.T) {
