@@ -28,6 +28,8 @@ import (
 // and ignores what it cannot fix.
 type Options struct {
 	// Coerce configures the conversions (e.g. StructuredOnly, WrapScalars).
+	// UseNumber makes no difference here: numbers keep their text in
+	// RawArguments, and Arguments is decoded as mcp-go decodes it.
 	Coerce coerce.Options
 
 	// OnError, if set, observes what coercion could not fix: arguments that
