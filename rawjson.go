@@ -24,7 +24,7 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 		if _, err := skipValue(args, start, maxDepth); err != nil {
 			return args, w.rawFail(args, err)
 		}
-		return args, &Error{Declared: "object", Value: json.RawMessage(args), Err: ErrKind, Detail: "arguments are a JSON object"}
+		return args, &Error{Declared: "object", Value: json.RawMessage(args), Err: ErrKind}
 	}
 	// First pass: validate, and see whether any known parameter needs work.
 	need := false
