@@ -59,7 +59,7 @@ fuzz:
 bench: $(BIN)/benchstat
 	$(GO) test -run='^$$' -bench=. -benchmem -count=$(BENCHCOUNT) -benchtime=$(BENCHTIME) . > bench.txt
 	(cd examples/compare && $(GO) test -run='^$$' -bench=. -benchmem -count=$(BENCHCOUNT) -benchtime=$(BENCHTIME) .) >> bench.txt
-	$(BIN)/benchstat -col /impl -row .name bench.txt
+	$(BIN)/benchstat -table '' -col '/impl@(encoding_json coerce naive go_json)' -row '.name /doc /case /args' bench.txt
 
 clean:
 	rm -rf $(BIN) bench.txt

@@ -148,7 +148,7 @@ func (w *walker) coerce(v any, t *Type, depth int, owned bool) (any, bool) {
 		return v, false
 	}
 	if raw, ok := v.(json.RawMessage); ok {
-		return w.fromRaw(raw, t, depth)
+		return parse(w, v, raw, t, depth)
 	}
 	switch t.kind {
 	case typeUnion:
@@ -376,11 +376,12 @@ func (w *walker) fromText(v any, s string, t *Type, depth int) (any, bool) {
 		w.fail(v, t, ErrKind, "JSON text of an array")
 		return v, false
 	}
-	return w.parse(v, text, t, depth)
+	return parse(w, v, text, t, depth)
 }
 
-// parse decodes JSON text and converts what it holds to t.
-func (w *walker) parse(v any, text string, t *Type, depth int) (any, bool) {
+// parse decodes JSON text (a string, or the bytes of a json.RawMessage) and
+// converts what it holds to t; v is the value as given, kept on failure.
+func parse[T ~string | ~[]byte](w *walker, v any, text T, t *Type, depth int) (any, bool) {
 	if w.o.MaxSize > 0 && len(text) > w.o.MaxSize {
 		w.fail(v, t, ErrLimit, "JSON text longer than "+strconv.Itoa(w.o.MaxSize)+" bytes")
 		return v, false
@@ -398,21 +399,6 @@ func (w *walker) parse(v any, text string, t *Type, depth int) (any, bool) {
 	return out, true
 }
 
-// fromRaw decodes a json.RawMessage and converts what it holds.
-func (w *walker) fromRaw(raw json.RawMessage, t *Type, depth int) (any, bool) {
-	val, err := decodeJSON(raw, w.o.UseNumber, w.o.maxDepth()-depth)
-	if err != nil {
-		w.failWith(raw, t, err)
-		return raw, false
-	}
-	before := w.errs.len()
-	out, _ := w.coerce(val, t, depth, true)
-	if w.errs.len() > before {
-		return raw, false
-	}
-	return out, true
-}
-
 // viaJSON converts a Go value of another type (a struct, a typed map or
 // slice) by writing it as JSON and reading that back into maps and slices.
 func (w *walker) viaJSON(v any, t *Type, depth int) (any, bool) {
@@ -421,7 +407,7 @@ func (w *walker) viaJSON(v any, t *Type, depth int) (any, bool) {
 		w.failWith(v, t, err)
 		return v, false
 	}
-	return w.parse(v, string(text), t, depth)
+	return parse(w, v, text, t, depth)
 }
 
 func (w *walker) toString(v any, t *Type, depth int) (any, bool) {

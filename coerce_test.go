@@ -1123,16 +1123,16 @@ func BenchmarkToDeclared(b *testing.B) {
 		in       any
 		declared string
 	}{
-		{"conforming map/object", map[string]any{"a": 1.0, "b": []any{"x"}}, "object"},
-		{"conforming list/list[int]", []any{1.0, 2.0, 3.0}, "list[int]"},
-		{"plain string/object", "hello", "object"},
-		{"JSON text/object", `{"selected_files": ["/p1.py", "/p2.py"], "rationale": "core"}`, "object"},
-		{"fenced/object", "```json\n{\"a\": 1, \"b\": [1, 2, 3]}\n```", "object"},
-		{"map/str", map[string]any{"b": 1.0, "a": []any{"x", "<y>"}}, "str"},
-		{"numeric string/integer", "1458059302022549698", "integer"},
-		{"word/boolean", "Yes", "boolean"},
+		{"conforming-map-object", map[string]any{"a": 1.0, "b": []any{"x"}}, "object"},
+		{"conforming-list-list[int]", []any{1.0, 2.0, 3.0}, "list[int]"},
+		{"plain-string-object", "hello", "object"},
+		{"json-text-object", `{"selected_files": ["/p1.py", "/p2.py"], "rationale": "core"}`, "object"},
+		{"fenced-object", "```json\n{\"a\": 1, \"b\": [1, 2, 3]}\n```", "object"},
+		{"map-str", map[string]any{"b": 1.0, "a": []any{"x", "<y>"}}, "str"},
+		{"numeric-string-integer", "1458059302022549698", "integer"},
+		{"word-boolean", "Yes", "boolean"},
 	} {
-		b.Run(c.name, func(b *testing.B) {
+		b.Run("case="+c.name+"/impl=coerce", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				ToDeclared(c.in, c.declared)

@@ -706,7 +706,7 @@ func BenchmarkDecode(b *testing.B) {
 		{"10KB", decDoc10KB()},
 	} {
 		s := string(doc.data)
-		b.Run(doc.name+"/coerce", func(b *testing.B) {
+		b.Run("doc="+doc.name+"/impl=coerce", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(doc.data)))
 			for b.Loop() {
@@ -715,7 +715,7 @@ func BenchmarkDecode(b *testing.B) {
 				}
 			}
 		})
-		b.Run(doc.name+"/coerce_string", func(b *testing.B) {
+		b.Run("doc="+doc.name+"-string/impl=coerce", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(s)))
 			for b.Loop() {
@@ -724,7 +724,7 @@ func BenchmarkDecode(b *testing.B) {
 				}
 			}
 		})
-		b.Run(doc.name+"/encoding_json", func(b *testing.B) {
+		b.Run("doc="+doc.name+"/impl=encoding_json", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(doc.data)))
 			for b.Loop() {
@@ -745,7 +745,7 @@ func BenchmarkSkipValue(b *testing.B) {
 		{"small", []byte(decSmallDoc)},
 		{"10KB", decDoc10KB()},
 	} {
-		b.Run(doc.name+"/coerce", func(b *testing.B) {
+		b.Run("doc="+doc.name+"/impl=coerce", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(doc.data)))
 			for b.Loop() {
@@ -754,7 +754,7 @@ func BenchmarkSkipValue(b *testing.B) {
 				}
 			}
 		})
-		b.Run(doc.name+"/json_Valid", func(b *testing.B) {
+		b.Run("doc="+doc.name+"/impl=encoding_json", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(doc.data)))
 			for b.Loop() {

@@ -278,7 +278,7 @@ func BenchmarkEncode(b *testing.B) {
 			b.Fatal(err)
 		}
 		out, _ := json.Marshal(v)
-		b.Run(doc.name+"/coerce", func(b *testing.B) {
+		b.Run("doc="+doc.name+"/impl=coerce", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(out)))
 			for b.Loop() {
@@ -287,7 +287,7 @@ func BenchmarkEncode(b *testing.B) {
 				}
 			}
 		})
-		b.Run(doc.name+"/encoding_json", func(b *testing.B) {
+		b.Run("doc="+doc.name+"/impl=encoding_json", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(out)))
 			for b.Loop() {

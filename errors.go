@@ -1,6 +1,7 @@
 package coerce
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -93,6 +94,8 @@ func describe(v any) string {
 		return "object"
 	case []any:
 		return "array"
+	case json.RawMessage:
+		return "JSON text of " + rawKind(v)
 	}
 	switch kindOf(v) {
 	case kindNumber:
@@ -113,7 +116,30 @@ func describe(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// appendPointerToken appends "/" and key escaped as RFC 6901 asks.
+// rawKind names the kind of JSON value that text holds, by its first byte.
+func rawKind(text []byte) string {
+	text = trimSpace(text)
+	if len(text) == 0 {
+		return "nothing"
+	}
+	switch c := text[0]; {
+	case c == '{':
+		return "an object"
+	case c == '[':
+		return "an array"
+	case c == '"':
+		return "a string"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == 'n':
+		return "null"
+	case c == '-' || isDigit(c):
+		return "a number"
+	}
+	return "no JSON value"
+}
+
+// pointerToken returns "/" and key escaped as RFC 6901 asks.
 func pointerToken(key string) string {
 	if !strings.ContainsAny(key, "~/") {
 		return "/" + key

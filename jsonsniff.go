@@ -16,7 +16,7 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 
 // trimSpace trims JSON whitespace. Unlike strings.TrimSpace it leaves
 // Unicode spaces alone: they are not JSON whitespace.
-func trimSpace(s string) string {
+func trimSpace[T ~string | ~[]byte](s T) T {
 	i, j := 0, len(s)
 	for i < j && isSpace(s[i]) {
 		i++

@@ -23,9 +23,6 @@ type numeral struct {
 // overflowing on "1e999999999999999999".
 const maxExp = 1 << 20
 
-// float64 holds every integer of up to this many decimal digits exactly.
-const exactDigits = 15
-
 // largest number of digits of a whole float64 (MaxFloat64 ≈ 1.8e308).
 const maxFloatDigits = 309
 
@@ -218,22 +215,15 @@ func (n numeral) canonical() string {
 }
 
 // wholeNumber returns the integer ±digits (no leading zeros) as float64 when
-// float64 holds it exactly, else as json.Number.
+// float64 holds it exactly, else as json.Number: the decoder's rule for
+// integers in JSON text, so that "5" and 5 come out alike.
 func wholeNumber(neg bool, digits string, useNumber bool) numberResult {
 	text := digits
 	if neg {
 		text = "-" + digits
 	}
-	if useNumber {
-		return numberResult{value: json.Number(text)}
-	}
-	if len(digits) <= exactDigits {
-		f, _ := strconv.ParseFloat(text, 64)
-		return numberResult{value: f}
-	}
-	if len(digits) <= maxFloatDigits {
-		f, _ := strconv.ParseFloat(text, 64)
-		if strconv.FormatFloat(math.Abs(f), 'f', 0, 64) == digits {
+	if !useNumber {
+		if f, ok := jsonExactInt(text); ok {
 			return numberResult{value: f}
 		}
 	}

@@ -11,17 +11,20 @@ import (
 // spacing inside them survive); only the values that need converting are
 // rewritten, as compact JSON. When nothing needs converting, CoerceJSON
 // returns args itself and allocates nothing. Failures are per parameter, as
-// in Coerce. Text that is not a JSON object is returned unchanged with an
-// error.
+// in Coerce. JSON null passes as no arguments; other text that is not a
+// JSON object is returned unchanged with an error.
 func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 	w := walker{o: s.opts}
 	maxDepth := s.opts.maxDepth()
 	start := skipSpaceBytes(args, 0)
+	if string(trimSpace(args)) == "null" {
+		return args, nil // no arguments: absence is a validator's business
+	}
 	if start == len(args) || args[start] != '{' {
 		if _, err := skipValue(args, start, maxDepth); err != nil {
 			return args, w.rawFail(args, err)
 		}
-		return args, &Error{Declared: s.root.String(), Value: json.RawMessage(args), Err: ErrKind, Detail: "arguments are not a JSON object"}
+		return args, &Error{Declared: "object", Value: json.RawMessage(args), Err: ErrKind}
 	}
 	// First pass: validate, and see whether any known parameter needs work.
 	need := false

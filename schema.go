@@ -564,14 +564,10 @@ func inferType(values []any) *Type {
 // sibling keywords, and keywords beside anyOf. Where they contradict each
 // other, a wins: coercion then does what a alone would.
 func merge(a, b *Type, depth int) *Type {
-	switch {
-	case anyish(a):
-		return b
-	case anyish(b) || a == b:
-		return a
-	case isPlaceholder(b):
-		return b // a reference whose definition is still compiling: it wins
-	case isPlaceholder(a), depth > 32: // depth: recursive types, deep enough for any real schema
+	if t, ok := settled(a, b); ok {
+		return t
+	}
+	if depth > 32 { // recursive types: deep enough for any real schema
 		return a
 	}
 	if a.kind == typeUnion || b.kind == typeUnion {
@@ -594,6 +590,23 @@ func merge(a, b *Type, depth int) *Type {
 	return a
 }
 
+// settled returns the merge of a and b when one of them decides it alone:
+// any gives way to the other, and a reference whose definition is still
+// compiling wins.
+func settled(a, b *Type) (*Type, bool) {
+	switch {
+	case anyish(a):
+		return b, true
+	case anyish(b) || a == b:
+		return a, true
+	case isPlaceholder(b):
+		return b, true
+	case isPlaceholder(a):
+		return a, true
+	}
+	return nil, false
+}
+
 // isPlaceholder reports a $ref or recursive struct whose definition is not
 // compiled in yet: any in appearance, but not the shared any.
 func isPlaceholder(t *Type) bool { return t.kind == typeAny && t != anyType }
@@ -608,15 +621,10 @@ func membersOf(t *Type) []*Type {
 // mergeKinds merges two non-union types, or returns nil if no value can be
 // both.
 func mergeKinds(a, b *Type, depth int) *Type {
+	if t, ok := settled(a, b); ok {
+		return t
+	}
 	switch {
-	case anyish(a):
-		return b
-	case anyish(b) || a == b:
-		return a
-	case isPlaceholder(b):
-		return b
-	case isPlaceholder(a):
-		return a
 	case a.kind == typeInteger && b.kind == typeNumber:
 		return a
 	case a.kind == typeNumber && b.kind == typeInteger:

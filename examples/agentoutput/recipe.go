@@ -101,8 +101,9 @@ func (e *Executor) spawn(ctx context.Context, st Step, scope map[string]any) (an
 // it is, JSON text of an array is parsed, and anything else is an error
 // that says what was found.
 func foreachItems(scope map[string]any, ref string) ([]any, error) {
-	path, ok := strings.CutPrefix(strings.TrimSpace(ref), "{{")
-	if path, ok = strings.CutSuffix(path, "}}"); !ok {
+	path, open := strings.CutPrefix(strings.TrimSpace(ref), "{{")
+	path, closed := strings.CutSuffix(path, "}}")
+	if !open || !closed {
 		return nil, fmt.Errorf("foreach %q is not a {{reference}}", ref)
 	}
 	v, err := Lookup(scope, strings.TrimSpace(path))

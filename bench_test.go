@@ -1,0 +1,106 @@
+package coerce
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+)
+
+// Benchmarks of the public entry points against what callers do without
+// this package. Every benchmark in the package is named
+// Benchmark<What>/<case>/impl=<who>, so that `make bench` can put the
+// implementations side by side (benchstat -col /impl) with ratios measured
+// in one run; impl=encoding_json is the standard library doing the same
+// job, or, where no job is the same, its nearest floor (json.Valid).
+
+// The argument object of a Discord tool call, and 10 KB of API records
+// (written by decDoc10KB; examples/compare reads the same file).
+const benchSmall = `{"channel_id":"1458059302022549698","limit":10}`
+
+func bench10KB(b *testing.B) string {
+	data, err := os.ReadFile("testdata/bench/array10k.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return string(data)
+}
+
+// A plain string declared object: the sniff rejects it in nanoseconds,
+// where the naive fix in the seeds attempts a parse of every string.
+func BenchmarkNotJSON(b *testing.B) {
+	const text = "Select the files that matter most for the review."
+	b.Run("case=prose/impl=coerce", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ToDeclared(text, "object")
+		}
+	})
+	b.Run("case=prose/impl=encoding_json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var v any
+			_ = json.Unmarshal([]byte(text), &v)
+		}
+	})
+}
+
+// JSON text declared object or array: ToDeclared on the string, against
+// json.Unmarshal of the same text into any (which needs it as []byte).
+func BenchmarkParse(b *testing.B) {
+	for _, doc := range []struct{ name, text, declared string }{
+		{"small", benchSmall, "object"},
+		{"10KB", bench10KB(b), "array"},
+	} {
+		b.Run("doc="+doc.name+"/impl=coerce", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(doc.text)))
+			for b.Loop() {
+				if _, err := ToDeclared(doc.text, doc.declared); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("doc="+doc.name+"/impl=encoding_json", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(doc.text)))
+			for b.Loop() {
+				var v any
+				if err := json.Unmarshal([]byte(doc.text), &v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// A map or slice declared string: ToDeclared against json.Marshal and the
+// conversion to string that a caller needs after it.
+func BenchmarkToString(b *testing.B) {
+	for _, doc := range []struct{ name, text string }{
+		{"small", benchSmall},
+		{"10KB", bench10KB(b)},
+	} {
+		var v any
+		if err := json.Unmarshal([]byte(doc.text), &v); err != nil {
+			b.Fatal(err)
+		}
+		b.Run("doc="+doc.name+"/impl=coerce", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ToDeclared(v, "str"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("doc="+doc.name+"/impl=encoding_json", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				text, err := json.Marshal(v)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = string(text)
+			}
+		})
+	}
+}

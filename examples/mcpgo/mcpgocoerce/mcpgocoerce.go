@@ -1,0 +1,193 @@
+// Package mcpgocoerce installs github.com/coerce-go/coerce on a
+// github.com/mark3labs/mcp-go server, so that tool arguments a client sent in
+// the wrong shape ("[\"a\"]" for an array, "5" for an integer, an object for
+// a string that holds JSON text) arrive as the tool's input schema declares.
+//
+//	s := server.NewMCPServer("demo", "1.0.0", server.WithInputSchemaValidation())
+//	mcpgocoerce.Install(s)
+//
+// Coercion runs in a BeforeCallTool hook because that is the only place mcp-go
+// lets us touch the arguments before its input schema validation: the
+// validator runs inside the tools/call dispatch, before any tool handler
+// middleware.
+package mcpgocoerce
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/coerce-go/coerce"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// Options configures Install. The zero value coerces with coerce's defaults
+// and ignores what it cannot fix.
+type Options struct {
+	// Coerce configures the conversions (e.g. StructuredOnly, WrapScalars).
+	// UseNumber makes no difference here: numbers keep their text in
+	// RawArguments, and Arguments is decoded as mcp-go decodes it.
+	Coerce coerce.Options
+
+	// OnError, if set, observes what coercion could not fix: arguments that
+	// do not convert (err joins one *coerce.Error per failing parameter,
+	// each with its JSON Pointer path) and input schemas that do not
+	// compile. It is called from the request goroutine and must be safe for
+	// concurrent use.
+	//
+	// The call itself goes on: the parameters that converted are converted
+	// and the failing ones stay as the client sent them, so the server's own
+	// validator (WithInputSchemaValidation) rejects the call with the message
+	// the client would have got without coercion, and a server without
+	// validation behaves as it did before. A hook cannot fail a call in
+	// mcp-go, and inventing a second error format would only confuse the
+	// model reading it.
+	OnError func(ctx context.Context, tool string, err error)
+}
+
+// Install coerces the arguments of every tools/call on s with coerce's
+// default options. See Options.Install.
+func Install(s *server.MCPServer) { Options{}.Install(s) }
+
+// Install coerces the arguments of every tools/call on s to the input schema
+// of the tool being called, as registered on s when the call arrives (a
+// session's own tools first, as the server dispatches). Each schema is
+// compiled once and compiled again only if the tool is registered anew with a
+// different schema.
+//
+// Install adds a BeforeCallTool hook to the server's hooks (creating them if
+// the server has none), after any hooks already there. Like the server's
+// options, it must be called before s starts serving. Task tools
+// (AddTaskTool) are not coerced: mcp-go offers no way to look their schemas
+// up, and it does not validate their arguments either.
+func (o Options) Install(s *server.MCPServer) {
+	hooks := s.GetHooks()
+	if hooks == nil {
+		hooks = &server.Hooks{}
+		server.WithHooks(hooks)(s)
+	}
+	c := &coercer{server: s, opts: o}
+	hooks.AddBeforeCallTool(c.beforeCallTool)
+}
+
+type coercer struct {
+	server  *server.MCPServer
+	opts    Options
+	schemas sync.Map // tool name → *compiled
+}
+
+// compiled remembers the schema text it came from, so that a tool registered
+// again under the same name with another schema is noticed: mcp-go tells
+// nobody when tools change.
+type compiled struct {
+	source []byte
+	schema *coerce.Schema
+	err    error
+}
+
+func (c *coercer) beforeCallTool(ctx context.Context, _ any, req *mcp.CallToolRequest) {
+	if req == nil {
+		return
+	}
+	name := req.Params.Name
+	schema, err := c.schemaFor(ctx, name)
+	if err != nil {
+		c.report(ctx, name, fmt.Errorf("mcpgocoerce: input schema of tool %q: %w", name, err))
+		return
+	}
+	if schema == nil {
+		return // unknown tool or no schema: the server answers for it
+	}
+
+	p := &req.Params
+	// Prefer the raw JSON: mcp-go decodes Arguments into float64s, so an
+	// integer beyond 2^53 is already rounded there (a Discord snowflake
+	// inside an object sent for a string parameter would turn into the
+	// wrong JSON text), while RawArguments holds the client's exact bytes.
+	// Typed handlers (BindArguments) read RawArguments first, the validator
+	// and GetArguments read Arguments: both must carry the coerced values.
+	if len(p.RawArguments) > 0 {
+		out, err := schema.CoerceJSON(p.RawArguments)
+		if err != nil {
+			c.report(ctx, name, err)
+		}
+		if len(out) == 0 || bytes.Equal(out, p.RawArguments) {
+			return
+		}
+		var args any // decoded exactly as mcp-go decodes Params.Arguments
+		if json.Unmarshal(out, &args) != nil {
+			return // never leave the two fields disagreeing
+		}
+		p.RawArguments, p.Arguments = out, args
+		return
+	}
+	// No raw bytes: the request was built in memory, or an earlier hook
+	// replaced the arguments and cleared them.
+	if args, ok := p.Arguments.(map[string]any); ok {
+		out, err := schema.Coerce(args)
+		if err != nil {
+			c.report(ctx, name, err)
+		}
+		p.Arguments = out
+	}
+}
+
+// schemaFor returns the compiled input schema of the named tool, or nil if
+// the tool is unknown or declares no schema.
+func (c *coercer) schemaFor(ctx context.Context, name string) (*coerce.Schema, error) {
+	tool, ok := c.lookup(ctx, name)
+	if !ok {
+		return nil, nil
+	}
+	source, ok := inputSchemaJSON(tool)
+	if !ok {
+		return nil, nil
+	}
+	if v, ok := c.schemas.Load(name); ok {
+		if e := v.(*compiled); bytes.Equal(e.source, source) {
+			return e.schema, e.err
+		}
+	}
+	// Concurrent misses may compile the same schema twice; that is cheaper
+	// than a lock around every call, and either result is right.
+	schema, err := c.opts.Coerce.ParseSchema(source)
+	c.schemas.Store(name, &compiled{source: bytes.Clone(source), schema: schema, err: err})
+	return schema, err
+}
+
+// lookup finds the tool the server will dispatch the call to.
+func (c *coercer) lookup(ctx context.Context, name string) (mcp.Tool, bool) {
+	if session, ok := server.ClientSessionFromContext(ctx).(server.SessionWithTools); ok {
+		if t, ok := session.GetSessionTools()[name]; ok {
+			return t.Tool, true
+		}
+	}
+	if t := c.server.GetTool(name); t != nil {
+		return t.Tool, true
+	}
+	return mcp.Tool{}, false
+}
+
+// inputSchemaJSON returns the schema the server's validator checks the call
+// against, chosen the way mcp-go chooses it: RawInputSchema if set, else the
+// structured InputSchema unless it is empty.
+func inputSchemaJSON(tool mcp.Tool) ([]byte, bool) {
+	if len(tool.RawInputSchema) > 0 {
+		return tool.RawInputSchema, true
+	}
+	in := tool.InputSchema
+	if in.Type == "" && len(in.Properties) == 0 && len(in.Required) == 0 && in.AdditionalProperties == nil {
+		return nil, false
+	}
+	b, err := json.Marshal(in)
+	return b, err == nil
+}
+
+func (c *coercer) report(ctx context.Context, tool string, err error) {
+	if c.opts.OnError != nil {
+		c.opts.OnError(ctx, tool, err)
+	}
+}

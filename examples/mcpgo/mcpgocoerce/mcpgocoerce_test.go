@@ -1,0 +1,507 @@
+package mcpgocoerce_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coerce-go/coerce"
+	"github.com/coerce-go/coerce/examples/mcpgo/internal/demo"
+	"github.com/coerce-go/coerce/examples/mcpgo/mcpgocoerce"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// brokenArgs are the demo tool's arguments as LLM hosts really send them.
+func brokenArgs() map[string]any {
+	return map[string]any{
+		"tags":   `["a"]`,
+		"meta":   `{"k":1}`,
+		"count":  "5",
+		"filter": map[string]any{"channel_id": "1458059302022549698"},
+	}
+}
+
+// correctArgs are the same arguments in their declared shapes.
+func correctArgs() map[string]any {
+	return map[string]any{
+		"tags":   []any{"a"},
+		"meta":   map[string]any{"k": 1},
+		"count":  5,
+		"filter": `{"channel_id":"1458059302022549698"}`,
+	}
+}
+
+// received is correctArgs as a handler sees them through
+// CallToolRequest.GetArguments: mcp-go decodes every JSON number to float64.
+func received() map[string]any {
+	return map[string]any{
+		"tags":   []any{"a"},
+		"meta":   map[string]any{"k": float64(1)},
+		"count":  float64(5),
+		"filter": `{"channel_id":"1458059302022549698"}`,
+	}
+}
+
+// recorder is a tool handler that keeps the requests it was called with.
+type recorder struct {
+	mu   sync.Mutex
+	reqs []mcp.CallToolRequest
+}
+
+func (r *recorder) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	r.mu.Lock()
+	r.reqs = append(r.reqs, req)
+	r.mu.Unlock()
+	return demo.Echo(ctx, req)
+}
+
+// last returns the latest request, failing the test if there was none.
+func (r *recorder) last(t *testing.T) mcp.CallToolRequest {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.reqs) == 0 {
+		t.Fatal("the tool handler was not called")
+	}
+	return r.reqs[len(r.reqs)-1]
+}
+
+func (r *recorder) calls() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.reqs)
+}
+
+// newServer returns a server with validation on; install, if not nil,
+// installs coercion on it before any tool is registered.
+func newServer(install func(*server.MCPServer)) *server.MCPServer {
+	s := server.NewMCPServer("test", "0.0.0", server.WithInputSchemaValidation())
+	if install != nil {
+		install(s)
+	}
+	return s
+}
+
+// connect returns an initialized client of s over mcp-go's in-process
+// transport, which sends each request through the server as JSON text.
+func connect(t *testing.T, s *server.MCPServer) *client.Client {
+	t.Helper()
+	c, err := client.NewInProcessClient(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	initialize(t, c)
+	return c
+}
+
+func initialize(t *testing.T, c *client.Client) {
+	t.Helper()
+	ctx := t.Context()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var req mcp.InitializeRequest
+	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	req.Params.ClientInfo = mcp.Implementation{Name: "mcpgocoerce-test", Version: "0.0.0"}
+	if _, err := c.Initialize(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func call(t *testing.T, c *client.Client, tool string, args any) *mcp.CallToolResult {
+	t.Helper()
+	var req mcp.CallToolRequest
+	req.Params.Name = tool
+	req.Params.Arguments = args
+	res, err := c.CallTool(t.Context(), req)
+	if err != nil {
+		t.Fatalf("CallTool(%s): %v", tool, err)
+	}
+	return res
+}
+
+func text(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	if len(res.Content) != 1 {
+		t.Fatalf("want one content item, got %#v", res.Content)
+	}
+	tc, ok := mcp.AsTextContent(res.Content[0])
+	if !ok {
+		t.Fatalf("want text content, got %#v", res.Content[0])
+	}
+	return tc.Text
+}
+
+// succeeded fails the test if the call came back as a tool error.
+func succeeded(t *testing.T, res *mcp.CallToolResult) {
+	t.Helper()
+	if res.IsError {
+		t.Fatalf("call failed: %s", text(t, res))
+	}
+}
+
+// exact decodes raw arguments keeping numbers as their JSON text, to check
+// what typed handlers (BindArguments) will read, digit for digit.
+func exact(t *testing.T, raw json.RawMessage) map[string]any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		t.Fatalf("RawArguments %q: %v", raw, err)
+	}
+	return m
+}
+
+// errorLog collects what OnError reports.
+type errorLog struct {
+	mu   sync.Mutex
+	errs []error
+}
+
+func (l *errorLog) options() mcpgocoerce.Options {
+	return mcpgocoerce.Options{OnError: func(_ context.Context, tool string, err error) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.errs = append(l.errs, fmt.Errorf("tool %s: %w", tool, err))
+	}}
+}
+
+func (l *errorLog) get() []error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.errs
+}
+
+func equal(t *testing.T, what string, got, want any) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s:\n got %#v\nwant %#v", what, got, want)
+	}
+}
+
+func TestBrokenArgumentsFailValidationWithoutCoercion(t *testing.T) {
+	s := newServer(nil)
+	var rec recorder
+	s.AddTool(demo.Tool(), rec.handle)
+	res := call(t, connect(t, s), "echo", brokenArgs())
+
+	if !res.IsError {
+		t.Fatalf("want a validation error, got %q", text(t, res))
+	}
+	// mcp-go lists the failures in map order, so check each one.
+	msg := text(t, res)
+	for _, want := range []string{
+		"/tags: &{Got:string Want:[array]}",
+		"/meta: &{Got:string Want:[object]}",
+		"/count: &{Got:string Want:[integer]}",
+		"/filter: &{Got:object Want:[string]}",
+	} {
+		if !strings.HasPrefix(msg, "input schema validation failed: ") || !strings.Contains(msg, want) {
+			t.Errorf("validation error %q does not report %q", msg, want)
+		}
+	}
+	if n := rec.calls(); n != 0 {
+		t.Errorf("handler called %d times, want 0", n)
+	}
+}
+
+func TestBrokenArgumentsArriveCoerced(t *testing.T) {
+	var errs errorLog
+	s := newServer(errs.options().Install)
+	var rec recorder
+	s.AddTool(demo.Tool(), rec.handle)
+	res := call(t, connect(t, s), "echo", brokenArgs())
+
+	succeeded(t, res)
+	req := rec.last(t)
+	equal(t, "GetArguments()", req.GetArguments(), received())
+	equal(t, "RawArguments", exact(t, req.Params.RawArguments), map[string]any{
+		"tags":   []any{"a"},
+		"meta":   map[string]any{"k": json.Number("1")},
+		"count":  json.Number("5"),
+		"filter": `{"channel_id":"1458059302022549698"}`,
+	})
+	equal(t, "echo", text(t, res), demo.Describe(received()))
+	if errs := errs.get(); errs != nil {
+		t.Errorf("OnError called: %v", errs)
+	}
+}
+
+// echoArgs binds the demo tool's arguments, plus an id, the way a typed
+// handler does: from RawArguments.
+type echoArgs struct {
+	Tags   []string       `json:"tags"`
+	Meta   map[string]any `json:"meta"`
+	Count  int            `json:"count"`
+	Filter string         `json:"filter"`
+	ID     int64          `json:"id"`
+}
+
+func TestTypedHandlerReceivesCoercedArguments(t *testing.T) {
+	tool := demo.Tool()
+	tool.Name = "typed"
+	tool.InputSchema.Properties["id"] = map[string]any{"type": "integer"}
+
+	s := newServer(mcpgocoerce.Install)
+	got := make(chan echoArgs, 1)
+	s.AddTool(tool, mcp.NewTypedToolHandler(func(_ context.Context, _ mcp.CallToolRequest, args echoArgs) (*mcp.CallToolResult, error) {
+		got <- args
+		return mcp.NewToolResultText("ok"), nil
+	}))
+
+	args := brokenArgs()
+	args["id"] = "9007199254740993" // 2^53+1: no float64 holds it
+	succeeded(t, call(t, connect(t, s), "typed", args))
+	equal(t, "typed arguments", <-got, echoArgs{
+		Tags:   []string{"a"},
+		Meta:   map[string]any{"k": float64(1)},
+		Count:  5,
+		Filter: `{"channel_id":"1458059302022549698"}`,
+		ID:     9007199254740993,
+	})
+}
+
+// A snowflake sent as a JSON number inside an object that should have been
+// JSON text: mcp-go's Arguments already holds it as a rounded float64, so
+// only coercing the raw bytes keeps its digits.
+func TestLargeIntegerInsideObjectKeepsItsDigits(t *testing.T) {
+	s := newServer(mcpgocoerce.Install)
+	var rec recorder
+	s.AddTool(demo.Tool(), rec.handle)
+	succeeded(t, call(t, connect(t, s), "echo", map[string]any{
+		"filter": json.RawMessage(`{"channel_id":1458059302022549698}`),
+	}))
+	equal(t, "filter", rec.last(t).GetArguments()["filter"], `{"channel_id":1458059302022549698}`)
+}
+
+func TestCorrectArgumentsPassThroughUntouched(t *testing.T) {
+	var errs errorLog
+	s := newServer(errs.options().Install)
+	var rec recorder
+	s.AddTool(demo.Tool(), rec.handle)
+	sent, err := json.Marshal(correctArgs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	succeeded(t, call(t, connect(t, s), "echo", json.RawMessage(sent)))
+
+	req := rec.last(t)
+	if !bytes.Equal(req.Params.RawArguments, sent) {
+		t.Errorf("RawArguments changed:\n got %s\nwant %s", req.Params.RawArguments, sent)
+	}
+	equal(t, "GetArguments()", req.GetArguments(), received())
+	if errs := errs.get(); errs != nil {
+		t.Errorf("OnError called: %v", errs)
+	}
+}
+
+// What cannot be converted is left for the validator to reject, with its own
+// message, and reported to OnError with the parameter's path.
+func TestUnconvertibleArgumentIsReportedAndRejected(t *testing.T) {
+	var log errorLog
+	s := newServer(log.options().Install)
+	var rec recorder
+	s.AddTool(demo.Tool(), rec.handle)
+	res := call(t, connect(t, s), "echo", map[string]any{"tags": "a, b", "count": "5"})
+
+	if !res.IsError {
+		t.Fatalf("want a validation error, got %q", text(t, res))
+	}
+	if want := "input schema validation failed: /tags: &{Got:string Want:[array]}"; text(t, res) != want {
+		t.Errorf("got %q, want %q (count converted, tags left as sent)", text(t, res), want)
+	}
+	errs := log.get()
+	if len(errs) != 1 {
+		t.Fatalf("OnError got %v, want one error", errs)
+	}
+	var ce *coerce.Error
+	if !strings.HasPrefix(errs[0].Error(), "tool echo: ") || !errors.As(errs[0], &ce) ||
+		ce.Path != "/tags" || !reflect.DeepEqual(ce.Value, "a, b") {
+		t.Errorf("OnError got %v, want a *coerce.Error for tool echo, /tags, holding %q", errs[0], "a, b")
+	}
+}
+
+// Install keeps the server's own hooks and runs after them. One of them may
+// have replaced the arguments and cleared RawArguments (so that
+// BindArguments marshals Arguments instead); coercion then works on
+// Arguments.
+func TestArgumentsWithoutRawBytesAreCoerced(t *testing.T) {
+	hooks := &server.Hooks{}
+	hooks.AddBeforeCallTool(func(_ context.Context, _ any, req *mcp.CallToolRequest) {
+		req.Params.RawArguments = nil
+	})
+	s := server.NewMCPServer("test", "0.0.0", server.WithInputSchemaValidation(), server.WithHooks(hooks))
+	mcpgocoerce.Install(s)
+	var rec recorder
+	s.AddTool(demo.Tool(), rec.handle)
+	succeeded(t, call(t, connect(t, s), "echo", brokenArgs()))
+	equal(t, "GetArguments()", rec.last(t).GetArguments(), received())
+}
+
+// A tool registered again under the same name with another schema is
+// coerced to the new one.
+func TestReregisteredToolIsCoercedToItsNewSchema(t *testing.T) {
+	s := newServer(mcpgocoerce.Install)
+	var rec recorder
+	register := func(typ string) {
+		s.AddTool(mcp.NewTool("t", mcp.WithRawInputSchema(json.RawMessage(
+			`{"type":"object","properties":{"x":{"type":"`+typ+`"}}}`))), rec.handle)
+	}
+	c := connect(t, s)
+
+	register("integer")
+	succeeded(t, call(t, c, "t", map[string]any{"x": "5"}))
+	equal(t, "x declared integer", rec.last(t).GetArguments()["x"], float64(5))
+
+	register("string")
+	succeeded(t, call(t, c, "t", map[string]any{"x": 5}))
+	equal(t, "x declared string", rec.last(t).GetArguments()["x"], "5")
+}
+
+// Some clients send "arguments": null for a call without arguments; mcp-go
+// accepts it, and it is not a coercion failure.
+func TestNullArgumentsAreNoArguments(t *testing.T) {
+	var errs errorLog
+	s := newServer(errs.options().Install)
+	var rec recorder
+	s.AddTool(demo.Tool(), rec.handle)
+	resp := s.HandleMessage(t.Context(), json.RawMessage(
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":null}}`))
+	if r, ok := resp.(mcp.JSONRPCResponse); !ok {
+		t.Fatalf("got %#v, want a response", resp)
+	} else if res, ok := r.Result.(*mcp.CallToolResult); !ok || res.IsError {
+		t.Fatalf("got %#v, want a successful call", r.Result)
+	}
+	equal(t, "RawArguments", string(rec.last(t).Params.RawArguments), "null")
+	if errs := errs.get(); errs != nil {
+		t.Errorf("OnError called: %v", errs)
+	}
+}
+
+// toolSession is a client session with tools of its own, as mcp-go's HTTP
+// transports provide.
+type toolSession struct{ tools map[string]server.ServerTool }
+
+func (*toolSession) Initialize()                                         {}
+func (*toolSession) Initialized() bool                                   { return true }
+func (*toolSession) NotificationChannel() chan<- mcp.JSONRPCNotification { return nil }
+func (*toolSession) SessionID() string                                   { return "with-tools" }
+func (s *toolSession) GetSessionTools() map[string]server.ServerTool     { return s.tools }
+func (s *toolSession) SetSessionTools(t map[string]server.ServerTool)    { s.tools = t }
+
+// A session's own tool shadows the server's tool of the same name, in
+// dispatch and validation, so it must in coercion too.
+func TestSessionToolIsCoercedToItsOwnSchema(t *testing.T) {
+	s := newServer(mcpgocoerce.Install)
+	schema := func(typ string) json.RawMessage {
+		return json.RawMessage(`{"type":"object","properties":{"x":{"type":"` + typ + `"}}}`)
+	}
+	var global, own recorder
+	s.AddTool(mcp.NewTool("t", mcp.WithRawInputSchema(schema("integer"))), global.handle)
+	session := &toolSession{tools: map[string]server.ServerTool{
+		"t": {Tool: mcp.NewTool("t", mcp.WithRawInputSchema(schema("string"))), Handler: own.handle},
+	}}
+
+	ctx := s.WithContext(t.Context(), session)
+	resp := s.HandleMessage(ctx, json.RawMessage(
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"x":5}}}`))
+	if r, ok := resp.(mcp.JSONRPCResponse); !ok {
+		t.Fatalf("got %#v, want a response", resp)
+	} else if res, ok := r.Result.(*mcp.CallToolResult); !ok || res.IsError {
+		t.Fatalf("got %#v, want a successful call", r.Result)
+	}
+	equal(t, "x", own.last(t).GetArguments()["x"], "5")
+	if n := global.calls(); n != 0 {
+		t.Errorf("server's tool called %d times, want 0", n)
+	}
+}
+
+// Run with -race: calls and re-registrations at once share the schema cache.
+func TestConcurrentCalls(t *testing.T) {
+	s := newServer(mcpgocoerce.Install)
+	var rec recorder
+	s.AddTool(demo.Tool(), rec.handle)
+	c := connect(t, s)
+
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 10 {
+				var req mcp.CallToolRequest
+				req.Params.Name = "echo"
+				req.Params.Arguments = brokenArgs()
+				res, err := c.CallTool(t.Context(), req)
+				if err != nil || res.IsError {
+					t.Errorf("call failed: %v %+v", err, res)
+					return
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		for range 20 {
+			s.AddTool(demo.Tool(), rec.handle)
+		}
+	})
+	wg.Wait()
+}
+
+// The example server as a person runs it: built with go build and driven over
+// stdio by mcp-go's own client.
+func TestServerOverStdio(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH")
+	}
+	bin := filepath.Join(t.TempDir(), "server")
+	args := []string{"build", "-o", bin}
+	// With the test's own -race setting, go build reuses the packages
+	// compiled for this test instead of compiling mcp-go again: seconds
+	// saved with a cold build cache.
+	if info, ok := debug.ReadBuildInfo(); ok && slices.Contains(info.Settings, debug.BuildSetting{Key: "-race", Value: "true"}) {
+		args = append(args, "-race")
+	}
+	build := exec.CommandContext(t.Context(), gobin, append(args, "./cmd/server")...)
+	build.Dir = ".." // the examples/mcpgo module root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+
+	c, err := client.NewStdioMCPClient(bin, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	var init mcp.InitializeRequest
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "mcpgocoerce-test", Version: "0.0.0"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	var req mcp.CallToolRequest
+	req.Params.Name = "echo"
+	req.Params.Arguments = brokenArgs()
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	succeeded(t, res)
+	equal(t, "echo", text(t, res), demo.Describe(received()))
+}
