@@ -386,7 +386,7 @@ func parse[T ~string | ~[]byte](w *walker, v any, text T, t *Type, depth int) (a
 		w.fail(v, t, ErrLimit, "JSON text longer than "+strconv.Itoa(w.o.MaxSize)+" bytes")
 		return v, false
 	}
-	val, err := decodeJSON(text, w.o.UseNumber, w.o.maxDepth()-depth)
+	val, err := decode(w, text, t, depth)
 	if err != nil {
 		w.failWith(v, t, err)
 		return v, false
@@ -396,7 +396,44 @@ func parse[T ~string | ~[]byte](w *walker, v any, text T, t *Type, depth int) (a
 	if w.errs.len() > before {
 		return v, false
 	}
-	return out, true
+	return w.settleNumbers(out, t), true
+}
+
+// decode reads JSON text to be converted to t. Where t declares integers,
+// numbers are read as text (json.Number), so that whether one is whole is
+// judged on the digits written, not on float64's rounding of them:
+// 1.00000000000000000001 is no integer. settleNumbers then gives the
+// numbers the form the options ask for.
+func decode[T ~string | ~[]byte](w *walker, text T, t *Type, depth int) (any, error) {
+	return decodeJSON(text, w.o.UseNumber || t.ints, w.o.maxDepth()-depth)
+}
+
+func (w *walker) settleNumbers(v any, t *Type) any {
+	if w.o.UseNumber || !t.ints {
+		return v
+	}
+	return floatNumbers(v)
+}
+
+// floatNumbers gives the json.Numbers of a freshly decoded value their
+// default form (numberValue), changing its maps and slices in place: they
+// belong to this call.
+func floatNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		text := string(x)
+		n, _ := numberValue(text, !strings.ContainsAny(text, ".eE"))
+		return n
+	case []any:
+		for i, e := range x {
+			x[i] = floatNumbers(e)
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = floatNumbers(e)
+		}
+	}
+	return v
 }
 
 // viaJSON converts a Go value of another type (a struct, a typed map or

@@ -474,8 +474,8 @@ func scanJSONNumber[T ~string | ~[]byte](data T, i int) (end int, isInt bool, er
 const jsonOverflowDigits = "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792"
 
 // jsonNumberOverflows reports whether the valid JSON number data[start:end]
-// lies beyond float64's finite range, that is, whether strconv.ParseFloat
-// would return ±Inf. It allocates nothing and takes time linear in the
+// lies beyond float64's range, that is, whether strconv.ParseFloat would
+// return ±Inf, or zero for a number that is not zero. It allocates nothing and takes time linear in the
 // number's length whatever its exponent.
 func jsonNumberOverflows[T ~string | ~[]byte](data T, start, end int) bool {
 	i := start
@@ -535,35 +535,59 @@ func jsonNumberOverflows[T ~string | ~[]byte](data T, start, end int) bool {
 	switch {
 	case first < 0: // zero
 		return false
-	case e10 < int64(len(jsonOverflowDigits)):
-		return false
 	case e10 > int64(len(jsonOverflowDigits)):
 		return true
+	case e10 == int64(len(jsonOverflowDigits)):
+		// Ties round to even, and MaxFloat64 is odd: the threshold itself overflows.
+		return compareDigits(data, first, fracEnd, jsonOverflowDigits) >= 0
+	case e10 < jsonUnderflowExp:
+		return true
+	case e10 == jsonUnderflowExp:
+		// Ties round to even, which is zero here: the threshold itself underflows.
+		return compareDigits(data, first, fracEnd, jsonUnderflowDigits) <= 0
 	}
-	// Same magnitude as the threshold: compare the digits.
+	return false
+}
+
+// compareDigits compares the digits of data[first:end] (a point among them
+// is skipped) with digits, as decimal fractions of the same magnitude: -1,
+// 0 or 1 as the number is below, equal to or above them.
+func compareDigits[T ~string | ~[]byte](data T, first, end int, digits string) int {
 	t := 0
-	for k := first; k < fracEnd; k++ {
+	for k := first; k < end; k++ {
 		c := data[k]
 		if c == '.' {
 			continue
 		}
-		if t == len(jsonOverflowDigits) {
-			return true // equal so far and the threshold ran out
+		if t == len(digits) {
+			if c != '0' {
+				return 1
+			}
+			continue
 		}
-		if c != jsonOverflowDigits[t] {
-			return c > jsonOverflowDigits[t]
+		if c != digits[t] {
+			if c > digits[t] {
+				return 1
+			}
+			return -1
 		}
 		t++
 	}
-	// The digits ran out: the value is below the threshold unless the rest of
-	// the threshold is all zeros.
-	for ; t < len(jsonOverflowDigits); t++ {
-		if jsonOverflowDigits[t] != '0' {
-			return false
+	for ; t < len(digits); t++ {
+		if digits[t] != '0' {
+			return -1
 		}
 	}
-	return true
+	return 0
 }
+
+// jsonUnderflowDigits are the digits of 2^-1075, half the smallest
+// subnormal float64: 0.2470328... × 10^jsonUnderflowExp. A nonzero number
+// at or below it rounds to zero, which would lose it.
+const (
+	jsonUnderflowDigits = "24703282292062327208828439643411068618252990130716238221279284125033775363510437593264991818081799618989828234772285886546332835517796989819938739800539093906315035659515570226392290858392449105184435931802849936536152500319370457678249219365623669863658480757001585769269903706311928279558551332927834338409351978015531246597263579574622766465272827220056374006485499977096599470454020828166226237857393450736339007967761930577506740176324673600968951340535537458516661134223766678604162159680461914467291840300530057530849048765391711386591646239524912623653881879636239373280423891018672348497668235089863388587925628302755995657524455507255189313690836254779186948667994968324049705821028513185451396213837722826145437693412532098591327667236328125"
+	jsonUnderflowExp    = -323
+)
 
 // Errors. Offsets are byte offsets into the whole input.
 
@@ -933,26 +957,39 @@ func (d *jsonDecoder) number(i int) (any, int, *Error) {
 		return nil, 0, err
 	}
 	text := s[start:end]
-	if d.useNumber {
-		if !isInt && jsonNumberOverflows(s, start, end) {
+	if !isInt {
+		if !d.useNumber {
+			if f, ok := jsonFastFloat(text); ok { // never out of range
+				return f, end, nil
+			}
+		}
+		if jsonNumberOverflows(s, start, end) {
 			return nil, 0, errJSONRange(s, start, end)
 		}
+	}
+	if d.useNumber {
 		return json.Number(text), end, nil
 	}
+	v, _ := numberValue(text, isInt)
+	return v, end, nil
+}
+
+// numberValue is the value of valid JSON number text by the decoder's
+// default rule: float64, or json.Number for an integer that float64 cannot
+// hold exactly. ok is false for a fraction or exponent beyond float64's
+// range.
+func numberValue(text string, isInt bool) (any, bool) {
 	if isInt {
 		if f, ok := jsonExactInt(text); ok {
-			return f, end, nil
+			return f, true
 		}
-		return json.Number(text), end, nil
+		return json.Number(text), true
 	}
 	if f, ok := jsonFastFloat(text); ok {
-		return f, end, nil
+		return f, true
 	}
-	f, perr := strconv.ParseFloat(text, 64)
-	if perr != nil { // the syntax is valid, so it is out of range
-		return nil, 0, errJSONRange(s, start, end)
-	}
-	return f, end, nil
+	f, err := strconv.ParseFloat(text, 64)
+	return f, err == nil
 }
 
 // jsonExactInt converts the valid integer literal text to a float64 if a

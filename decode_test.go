@@ -219,8 +219,15 @@ func TestDecodeNumbers(t *testing.T) {
 		{in: "1.7976931348623157e308", want: math.MaxFloat64},
 		{in: "-1.7976931348623157e308", want: -math.MaxFloat64},
 		{in: "4.9e-324", want: 5e-324},
-		{in: "1e-400", want: 0.0},
-		{in: "-1e-400", want: negZero},
+		// Never a rounded value (DESIGN.md, Hostile input): a nonzero number
+		// that float64 would round to zero is refused, as one that would
+		// round to infinity is. encoding/json returns 0 here.
+		{in: "1e-400", err: ErrPrecision, detail: "number 1e-400 out of float64 range at offset 0"},
+		{in: "-1e-400", err: ErrPrecision},
+		{in: "2.4703282292062327e-324", err: ErrPrecision}, // below 2^-1075: rounds to 0
+		{in: "2.4703282292062328e-324", want: 5e-324},      // above it: the smallest subnormal
+		{in: "0e-999999999", want: 0.0},
+		{in: "-0.0e-400", want: negZero},
 		{in: "123456789012345678901234567890.5", want: 123456789012345678901234567890.5},
 		{in: "0.000000000000000000000000000001234", want: 1.234e-30},
 		{in: "1e400", err: ErrPrecision, detail: "number 1e400 out of float64 range at offset 0"},
@@ -277,7 +284,7 @@ func TestDecodeFloatBits(t *testing.T) {
 	for _, in := range ins {
 		want, perr := strconv.ParseFloat(in, 64)
 		got, err := decodeJSON(in, false, 0)
-		if perr != nil {
+		if perr != nil || want == 0 { // beyond the range, or rounded to zero: no value
 			if !errors.Is(err, ErrPrecision) {
 				t.Errorf("%s: got %v, %v; want ErrPrecision", in, got, err)
 			}
@@ -862,13 +869,26 @@ func decLoneSurrogateAt(data []byte, off int) bool {
 // decNumberOverflowsAt reports whether a number with a fraction or exponent
 // that strconv.ParseFloat finds out of range starts at data[off].
 func decNumberOverflowsAt(data []byte, off int) bool {
+	s := decNumberAt(data, off)
+	_, err := strconv.ParseFloat(s, 64)
+	return strings.ContainsAny(s, ".eE") && err != nil || decNumberUnderflowsAt(data, off)
+}
+
+// decNumberUnderflowsAt reports a nonzero number that float64 rounds to
+// zero, which encoding/json reads as 0 and we refuse.
+func decNumberUnderflowsAt(data []byte, off int) bool {
+	s := decNumberAt(data, off)
+	f, err := strconv.ParseFloat(s, 64)
+	mantissa, _, _ := strings.Cut(strings.ToLower(s), "e")
+	return err == nil && f == 0 && strings.ContainsAny(mantissa, "123456789")
+}
+
+func decNumberAt(data []byte, off int) string {
 	end := off
 	for end < len(data) && strings.IndexByte("+-0123456789.eE", data[end]) >= 0 {
 		end++
 	}
-	s := string(data[off:end])
-	_, err := strconv.ParseFloat(s, 64)
-	return err != nil && strings.ContainsAny(s, ".eE")
+	return string(data[off:end])
 }
 
 // decCheckDivergence checks that our rejecting what encoding/json accepted
@@ -938,7 +958,9 @@ func FuzzDecodeDifferential(f *testing.F) {
 			}
 		case stdErr == nil:
 			decCheckDivergence(t, data, err)
-			if errors.Is(err, ErrPrecision) && plainErr == nil {
+			// Overflow is refused by plain encoding/json too; underflow it
+			// reads as 0, which we refuse as a rounded value.
+			if errors.Is(err, ErrPrecision) && plainErr == nil && !decNumberUnderflowsAt(data, decErrOffset(t, err)) {
 				t.Fatalf("%q: out of range for us, not for encoding/json", data)
 			}
 		}

@@ -89,19 +89,14 @@ func (w *walker) rawCoerce(dst, val []byte, t *Type, depth int) []byte {
 		})
 		return append(dst, val[last:]...)
 	}
-	v, err := decodeJSON(val, w.o.UseNumber, maxDepth-depth)
-	if err != nil { // cannot happen: the first pass validated val
-		w.failWith(json.RawMessage(val), t, err)
-		return append(dst, val...)
-	}
 	before := w.errs.len()
-	out, _ := w.coerce(v, t, depth, true)
+	out, _ := parse(w, json.RawMessage(val), val, t, depth)
 	if w.errs.len() > before {
 		return append(dst, val...)
 	}
 	text, err := appendJSON(dst, out, maxDepth-depth)
 	if err != nil {
-		w.failWith(v, t, err)
+		w.failWith(out, t, err)
 		return append(dst, val...)
 	}
 	return text

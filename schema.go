@@ -22,7 +22,12 @@ type Schema struct {
 }
 
 func newSchema(root *Type, o Options) *Schema {
-	return &Schema{root: root, params: paramsType(root), opts: o}
+	params := paramsType(root)
+	markInts(root)
+	if params != nil {
+		markInts(params)
+	}
+	return &Schema{root: root, params: params, opts: o}
 }
 
 // paramsType is the object type that gives each parameter its type: the
@@ -420,29 +425,11 @@ func (c *compiler) finish(root *Type) {
 			c.fill(a[0], anyType)
 		}
 	}
-	seen := map[*Type]bool{}
-	var walk func(t *Type)
-	walk = func(t *Type) {
-		if t == nil || seen[t] {
-			return
-		}
-		seen[t] = true
+	for _, t := range reachable(root) {
 		if t.kind == typeUnion {
 			flattenUnion(t)
 		}
-		for _, m := range t.members {
-			walk(m)
-		}
-		for _, p := range t.prefix {
-			walk(p)
-		}
-		walk(t.elem)
-		walk(t.rest)
-		for _, k := range slices.Sorted(maps.Keys(t.props)) {
-			walk(t.props[k])
-		}
 	}
-	walk(root)
 }
 
 // flattenUnion replaces the members of union t that are unions themselves,

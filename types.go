@@ -128,6 +128,7 @@ type Type struct {
 	rest    *Type            // typeObject: type of the other properties' values; nil is any
 	name    string           // canonical form, for String and error messages
 	exact   bool             // name describes the type entirely (false for objects with properties)
+	ints    bool             // integer is declared here or anywhere below
 }
 
 // Predeclared types: shared so that the common declarations allocate nothing.
@@ -135,7 +136,7 @@ var (
 	anyType     = &Type{kind: typeAny, name: "any", exact: true}
 	nullType    = &Type{kind: typeNull, name: "null", exact: true}
 	booleanType = &Type{kind: typeBoolean, name: "boolean", exact: true}
-	integerType = &Type{kind: typeInteger, name: "integer", exact: true}
+	integerType = &Type{kind: typeInteger, name: "integer", exact: true, ints: true}
 	numberType  = &Type{kind: typeNumber, name: "number", exact: true}
 	stringType  = &Type{kind: typeString, name: "string", exact: true}
 	arrayType   = &Type{kind: typeArray, name: "array", exact: true}
@@ -192,6 +193,61 @@ func (t *Type) item(i int) *Type {
 	return t.elem
 }
 
+// each calls f for each type directly below t: members, element and
+// property types.
+func (t *Type) each(f func(*Type)) {
+	for _, m := range t.members {
+		f(m)
+	}
+	for _, p := range t.prefix {
+		f(p)
+	}
+	if t.elem != nil {
+		f(t.elem)
+	}
+	if t.rest != nil {
+		f(t.rest)
+	}
+	for _, p := range t.props {
+		f(p)
+	}
+}
+
+// reachable lists t and every type below it, once each, through cycles.
+func reachable(t *Type) []*Type {
+	all := []*Type{t}
+	seen := map[*Type]bool{t: true}
+	for i := 0; i < len(all); i++ {
+		all[i].each(func(c *Type) {
+			if !seen[c] {
+				seen[c] = true
+				all = append(all, c)
+			}
+		})
+	}
+	return all
+}
+
+// markInts sets ints on the types of a finished graph, which references can
+// make cyclic: a type declares integers if it is integer or any type below
+// it does. Only fresh types change; the predeclared ones are already right.
+func markInts(root *Type) {
+	all := reachable(root)
+	for changed := true; changed; {
+		changed = false
+		for _, t := range all {
+			if t.ints {
+				continue
+			}
+			t.each(func(c *Type) {
+				if c.ints && !t.ints {
+					t.ints, changed = true, true
+				}
+			})
+		}
+	}
+}
+
 // anyish is isAny for types under construction: only the shared anyType
 // (and nil) is any there, because a schema's $ref placeholder looks like any
 // until the definition it stands for is compiled into it.
@@ -201,28 +257,28 @@ func newList(elem *Type) *Type {
 	if anyish(elem) {
 		return arrayType
 	}
-	return &Type{kind: typeArray, elem: elem, name: "list[" + elem.name + "]", exact: elem.exact}
+	return &Type{kind: typeArray, elem: elem, name: "list[" + elem.name + "]", exact: elem.exact, ints: elem.ints}
 }
 
 func newDict(value *Type) *Type {
 	if anyish(value) {
 		return objectType
 	}
-	return &Type{kind: typeObject, rest: value, name: "dict[string, " + value.name + "]", exact: value.exact}
+	return &Type{kind: typeObject, rest: value, name: "dict[string, " + value.name + "]", exact: value.exact, ints: value.ints}
 }
 
 func newTuple(items []*Type, rest *Type) *Type {
 	names := make([]string, len(items))
-	exact := anyish(rest)
+	exact, ints := anyish(rest), !anyish(rest) && rest.ints
 	for i, it := range items {
 		if it == nil {
 			it = anyType
 			items[i] = it
 		}
 		names[i] = it.name
-		exact = exact && it.exact
+		exact, ints = exact && it.exact, ints || it.ints
 	}
-	return &Type{kind: typeArray, prefix: items, elem: rest, name: "tuple[" + strings.Join(names, ", ") + "]", exact: exact}
+	return &Type{kind: typeArray, prefix: items, elem: rest, name: "tuple[" + strings.Join(names, ", ") + "]", exact: exact, ints: ints}
 }
 
 // newUnion flattens nested unions and drops repeated members; a union with
@@ -250,12 +306,12 @@ func newUnion(alts []*Type) *Type {
 		return members[0]
 	}
 	names := make([]string, len(members))
-	exact := true
+	exact, ints := true, false
 	for i, m := range members {
 		names[i] = m.name
-		exact = exact && m.exact
+		exact, ints = exact && m.exact, ints || m.ints
 	}
-	return &Type{kind: typeUnion, members: members, name: strings.Join(names, " | "), exact: exact}
+	return &Type{kind: typeUnion, members: members, name: strings.Join(names, " | "), exact: exact, ints: ints}
 }
 
 // ParseType parses a declared type. Names are case-insensitive and spaces
