@@ -82,7 +82,7 @@ func ToType(value any, t *Type) (any, error) {
 // ToType is ToDeclared with a type that is already parsed, such as one from
 // ParseType or Schema.Lookup.
 func (o Options) ToType(value any, t *Type) (any, error) {
-	w := walker{o: o}
+	w := newWalker(o)
 	out, _ := w.coerce(value, t, 0, false)
 	if w.errs.len() > 0 {
 		return value, w.errs.err()
@@ -118,7 +118,8 @@ var objectOrArray = newUnion([]*Type{objectType, arrayType})
 // return it unchanged. Nil conforms to every type. It allocates nothing for
 // the values encoding/json decodes into.
 func (t *Type) Conforms(v any) bool {
-	return conforms(v, t, 0, defaultMaxDepth)
+	c := checker{maxDepth: defaultMaxDepth}
+	return c.conforms(v, t, 0)
 }
 
 // walker carries one call's options and the errors it finds. Each step
@@ -127,6 +128,11 @@ func (t *Type) Conforms(v any) bool {
 type walker struct {
 	o    Options
 	errs errList
+	chk  checker
+}
+
+func newWalker(o Options) walker {
+	return walker{o: o, chk: checker{maxDepth: o.maxDepth()}}
 }
 
 func (w *walker) fail(v any, t *Type, sentinel error, detail string) {
@@ -172,11 +178,8 @@ func (w *walker) coerce(v any, t *Type, depth int, owned bool) (any, bool) {
 // declared order, and the first that converts wins. When none does, the
 // errors of the first attempt are reported: the one most likely meant.
 func (w *walker) union(v any, t *Type, depth int, owned bool) (any, bool) {
-	maxDepth := w.o.maxDepth()
-	for _, m := range t.members {
-		if conforms(v, m, depth, maxDepth) {
-			return v, false
-		}
+	if w.chk.conforms(v, t, depth) {
+		return v, false
 	}
 	k := kindOf(v)
 	mark, firstEnd := w.errs.len(), -1
@@ -186,11 +189,17 @@ func (w *walker) union(v any, t *Type, depth int, owned bool) (any, bool) {
 				continue
 			}
 			before := w.errs.len()
-			// Not owned: a failed attempt must leave v intact for the next.
-			out, changed := w.coerce(v, m, depth, false)
-			if w.errs.len() == before {
-				w.errs.truncate(mark)
-				return out, changed
+			w.chk.trials++
+			if w.chk.failed != nil && w.chk.failedBefore(v, m, false) {
+				w.fail(v, m, ErrKind, "") // as the first time
+			} else {
+				// Not owned: a failed attempt must leave v intact for the next.
+				out, changed := w.coerce(v, m, depth, false)
+				if w.errs.len() == before {
+					w.errs.truncate(mark)
+					return out, changed
+				}
+				w.chk.noteFailure(v, m, false)
 			}
 			if firstEnd < 0 {
 				firstEnd = w.errs.len()
@@ -234,7 +243,7 @@ func (w *walker) structured(v any, t *Type, depth int, owned bool) (any, bool) {
 	case k == kindObject && t.kind == typeObject, k == kindArray && t.kind == typeArray:
 		// A Go map, struct or slice of another type: through JSON when it
 		// does not fit as it is.
-		if conforms(v, t, depth, w.o.maxDepth()) {
+		if w.chk.conforms(v, t, depth) {
 			return v, false
 		}
 		return w.viaJSON(v, t, depth)
@@ -592,17 +601,80 @@ func (w *walker) toNull(v any, t *Type) (any, bool) {
 	return v, false
 }
 
+// checker answers whether values fit types. Beyond maxDepth nothing fits,
+// which keeps cyclic values from looping: coercing them then fails with
+// ErrLimit.
+//
+// Unions can make that exponential: with N = list[N] | tuple[N] | integer,
+// each level of [[[...]]] is fitted to both array members, and each of
+// those fits the level below to both again. So once a call has tried
+// memoAfter union members, the checker remembers which container failed to
+// fit or convert to which type, and the second time answers at once; before
+// that it allocates nothing.
+type checker struct {
+	maxDepth int
+	trials   int
+	failed   map[trial]struct{}
+}
+
+// A trial is a container (by address and length) meeting a type, to fit
+// it as it is (fit) or to convert it.
+type trial struct {
+	addr uintptr
+	n    int
+	t    *Type
+	fit  bool
+}
+
+const memoAfter = 1 << 10
+
+func trialOf(v any, t *Type, fit bool) (trial, bool) {
+	var n int
+	switch x := v.(type) {
+	case map[string]any:
+		n = len(x)
+	case []any:
+		n = len(x)
+	case []byte:
+		n = len(x)
+	default:
+		return trial{}, false
+	}
+	return trial{reflect.ValueOf(v).Pointer(), n, t, fit}, true
+}
+
+func (c *checker) failedBefore(v any, t *Type, fit bool) bool {
+	key, ok := trialOf(v, t, fit)
+	if !ok {
+		return false
+	}
+	_, failed := c.failed[key]
+	return failed
+}
+
+func (c *checker) noteFailure(v any, t *Type, fit bool) {
+	if c.trials < memoAfter {
+		return
+	}
+	if key, ok := trialOf(v, t, fit); ok {
+		if c.failed == nil {
+			c.failed = map[trial]struct{}{}
+		}
+		c.failed[key] = struct{}{}
+	}
+}
+
 // conforms reports whether v fits t deeply, allocating nothing for the
-// values encoding/json decodes into. Beyond maxDepth nothing conforms, which
-// keeps cyclic values from looping: coercing them then fails with ErrLimit.
-func conforms(v any, t *Type, depth, maxDepth int) bool {
+// values encoding/json decodes into.
+func (c *checker) conforms(v any, t *Type, depth int) bool {
 	if t.isAny() || v == nil {
 		return true
 	}
 	switch t.kind {
 	case typeUnion:
 		for _, m := range t.members {
-			if conforms(v, m, depth, maxDepth) {
+			c.trials++
+			if c.conforms(v, m, depth) {
 				return true
 			}
 		}
@@ -621,7 +693,7 @@ func conforms(v any, t *Type, depth, maxDepth int) bool {
 	case typeNull:
 		return kindOf(v) == kindNull
 	}
-	if depth >= maxDepth {
+	if depth >= c.maxDepth {
 		return false
 	}
 	switch x := v.(type) {
@@ -632,8 +704,12 @@ func conforms(v any, t *Type, depth, maxDepth int) bool {
 		if t.props == nil && t.rest.isAny() {
 			return true
 		}
+		if c.failed != nil && c.failedBefore(v, t, true) {
+			return false
+		}
 		for k, val := range x {
-			if !conforms(val, t.field(k), depth+1, maxDepth) {
+			if !c.conforms(val, t.field(k), depth+1) {
+				c.noteFailure(v, t, true)
 				return false
 			}
 		}
@@ -645,20 +721,24 @@ func conforms(v any, t *Type, depth, maxDepth int) bool {
 		if len(t.prefix) == 0 && t.elem.isAny() {
 			return true
 		}
+		if c.failed != nil && c.failedBefore(v, t, true) {
+			return false
+		}
 		for i, val := range x {
-			if !conforms(val, t.item(i), depth+1, maxDepth) {
+			if !c.conforms(val, t.item(i), depth+1) {
+				c.noteFailure(v, t, true)
 				return false
 			}
 		}
 		return true
 	}
-	return reflectConforms(reflect.ValueOf(v), t, depth, maxDepth)
+	return c.reflectConforms(reflect.ValueOf(v), t, depth)
 }
 
 // reflectConforms handles Go maps and slices of other types: each element
 // must conform. Structs conform to a bare object; to a type with
 // properties they are converted through JSON, which maps field names.
-func reflectConforms(rv reflect.Value, t *Type, depth, maxDepth int) bool {
+func (c *checker) reflectConforms(rv reflect.Value, t *Type, depth int) bool {
 	k := reflectKind(rv)
 	for rv.Kind() == reflect.Pointer && !rv.IsNil() {
 		rv = rv.Elem()
@@ -674,7 +754,7 @@ func reflectConforms(rv reflect.Value, t *Type, depth, maxDepth int) bool {
 			return false
 		}
 		for it := rv.MapRange(); it.Next(); {
-			if !conforms(it.Value().Interface(), t.field(it.Key().String()), depth+1, maxDepth) {
+			if !c.conforms(it.Value().Interface(), t.field(it.Key().String()), depth+1) {
 				return false
 			}
 		}
@@ -684,7 +764,7 @@ func reflectConforms(rv reflect.Value, t *Type, depth, maxDepth int) bool {
 			return true
 		}
 		for i := range rv.Len() {
-			if !conforms(rv.Index(i).Interface(), t.item(i), depth+1, maxDepth) {
+			if !c.conforms(rv.Index(i).Interface(), t.item(i), depth+1) {
 				return false
 			}
 		}

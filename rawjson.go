@@ -14,14 +14,18 @@ import (
 // in Coerce. JSON null passes as no arguments; other text that is not a
 // JSON object is returned unchanged with an error.
 func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
-	w := walker{o: s.opts}
+	w := newWalker(s.opts)
 	maxDepth := s.opts.maxDepth()
 	start := skipSpaceBytes(args, 0)
 	if string(trimSpace(args)) == "null" {
 		return args, nil // no arguments: absence is a validator's business
 	}
 	if start == len(args) || args[start] != '{' {
-		if _, err := skipValue(args, start, maxDepth); err != nil {
+		end, err := skipValue(args, start, maxDepth)
+		if err == nil {
+			err = trailing(args, end)
+		}
+		if err != nil {
 			return args, w.rawFail(args, err)
 		}
 		return args, &Error{Declared: "object", Value: json.RawMessage(args), Err: ErrKind}
@@ -31,11 +35,11 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 	end, err := scanMembers(args, start, maxDepth, true, func(key []byte, valStart, valEnd int) {
 		if !need && s.params != nil {
 			t := fieldBytes(s.params, key)
-			need = !rawConforms(args[valStart:valEnd], t, 1, maxDepth)
+			need = !w.chk.rawConforms(args[valStart:valEnd], t, 1)
 		}
 	})
-	if err == nil && skipSpaceBytes(args, end) != len(args) {
-		err = &Error{Err: ErrSyntax, Detail: "trailing data at offset " + strconv.Itoa(end)}
+	if err == nil {
+		err = trailing(args, end)
 	}
 	if err != nil {
 		return args, w.rawFail(args, err)
@@ -64,7 +68,7 @@ func (w *walker) rawFail(args []byte, err error) error {
 // member, so that the members that conform keep their bytes.
 func (w *walker) rawCoerce(dst, val []byte, t *Type, depth int) []byte {
 	maxDepth := w.o.maxDepth()
-	if rawConforms(val, t, depth, maxDepth) {
+	if w.chk.rawConforms(val, t, depth) {
 		return append(dst, val...)
 	}
 	switch {
@@ -149,15 +153,17 @@ func lastOccurrence(val []byte, maxDepth int) map[string]int {
 }
 
 // rawConforms is conforms for JSON text known to be valid: val is one
-// value, without surrounding whitespace. It allocates nothing.
-func rawConforms(val []byte, t *Type, depth, maxDepth int) bool {
+// value, without surrounding whitespace. It allocates nothing (until the
+// union memo starts, see checker).
+func (c *checker) rawConforms(val []byte, t *Type, depth int) bool {
 	if t.isAny() || val[0] == 'n' {
 		return true
 	}
 	switch t.kind {
 	case typeUnion:
 		for _, m := range t.members {
-			if rawConforms(val, m, depth, maxDepth) {
+			c.trials++
+			if c.rawConforms(val, m, depth) {
 				return true
 			}
 		}
@@ -174,35 +180,33 @@ func rawConforms(val []byte, t *Type, depth, maxDepth int) bool {
 		}
 		n, _ := scanNumeral(string(val))
 		return n.whole()
-	case typeObject:
-		if val[0] != '{' {
+	case typeObject, typeArray:
+		open := byte('[')
+		if t.kind == typeObject {
+			open = '{'
+		}
+		if val[0] != open {
 			return false
 		}
-		if t.props == nil && t.rest.isAny() {
+		if t.props == nil && t.rest.isAny() && len(t.prefix) == 0 && t.elem.isAny() {
 			return true
 		}
-		if depth >= maxDepth {
+		if depth >= c.maxDepth || c.failed != nil && c.failedBefore(val, t, true) {
 			return false
 		}
 		ok := true
-		scanMembers(val, 0, maxDepth, false, func(key []byte, valStart, valEnd int) {
-			ok = ok && rawConforms(val[valStart:valEnd], fieldBytes(t, key), depth+1, maxDepth)
-		})
-		return ok
-	case typeArray:
-		if val[0] != '[' {
-			return false
+		if t.kind == typeObject {
+			scanMembers(val, 0, c.maxDepth, false, func(key []byte, valStart, valEnd int) {
+				ok = ok && c.rawConforms(val[valStart:valEnd], fieldBytes(t, key), depth+1)
+			})
+		} else {
+			scanElements(val, func(i, valStart, valEnd int) {
+				ok = ok && c.rawConforms(val[valStart:valEnd], t.item(i), depth+1)
+			})
 		}
-		if len(t.prefix) == 0 && t.elem.isAny() {
-			return true
+		if !ok && c.trials >= memoAfter {
+			c.noteFailure(val, t, true)
 		}
-		if depth >= maxDepth {
-			return false
-		}
-		ok := true
-		scanElements(val, func(i, valStart, valEnd int) {
-			ok = ok && rawConforms(val[valStart:valEnd], t.item(i), depth+1, maxDepth)
-		})
 		return ok
 	}
 	return false
@@ -236,6 +240,15 @@ func keyString(key []byte) string {
 		}
 	}
 	return string(key)
+}
+
+// trailing reports anything but whitespace after the value that ends at
+// data[end].
+func trailing(data []byte, end int) error {
+	if skipSpaceBytes(data, end) != len(data) {
+		return &Error{Err: ErrSyntax, Detail: "trailing data at offset " + strconv.Itoa(end)}
+	}
+	return nil
 }
 
 func skipSpaceBytes(data []byte, i int) int {

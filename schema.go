@@ -99,7 +99,7 @@ func (o Options) ParseSchema(jsonSchema []byte) (*Schema, error) {
 		e.Detail = "schema is not JSON: " + e.Detail
 		return nil, e
 	}
-	c := compiler{doc: doc, refs: map[string]*Type{}, open: map[*Type]bool{}}
+	c := compiler{doc: doc, refs: map[string]*Type{}, open: map[*Type]bool{}, merged: map[[2]*Type]*Type{}}
 	root := c.compile(doc, "", 0)
 	if c.err != nil {
 		return nil, c.err
@@ -171,7 +171,7 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 	if s.params == nil || s.params.props == nil && s.params.rest.isAny() {
 		return args, nil
 	}
-	w := walker{o: s.opts}
+	w := newWalker(s.opts)
 	out, _ := w.members(args, s.params, 0, false)
 	return out, w.errs.err()
 }
@@ -183,6 +183,7 @@ type compiler struct {
 	refs    map[string]*Type // $ref targets by reference
 	open    map[*Type]bool   // placeholders whose definition is not compiled in yet
 	aliases [][2]*Type       // placeholders whose definition is another open one
+	merged  map[[2]*Type]*Type // merge results by operands, placeholders while merging
 	err     *Error
 }
 
@@ -215,12 +216,12 @@ func (c *compiler) compile(node any, at string, depth int) *Type {
 	t := c.ownType(n, at, depth)
 	if all, ok := n["allOf"]; ok {
 		for i, sub := range c.list(all, at+"/allOf") {
-			t = merge(t, c.compile(sub, at+"/allOf/"+strconv.Itoa(i), depth+1), 0)
+			t = c.merge(t, c.compile(sub, at+"/allOf/"+strconv.Itoa(i), depth+1), 0)
 		}
 	}
 	if ref, ok := n["$ref"]; ok {
 		s, _ := ref.(string)
-		t = merge(t, c.ref(s, at+"/$ref", depth), 0)
+		t = c.merge(t, c.ref(s, at+"/$ref", depth), 0)
 	}
 	for _, key := range []string{"anyOf", "oneOf"} {
 		alts, ok := n[key]
@@ -230,7 +231,7 @@ func (c *compiler) compile(node any, at string, depth int) *Type {
 		var members []*Type
 		for i, sub := range c.list(alts, at+"/"+key) {
 			// The keywords beside anyOf narrow each alternative.
-			members = append(members, merge(t, c.compile(sub, at+"/"+key+"/"+strconv.Itoa(i), depth+1), 0))
+			members = append(members, c.merge(t, c.compile(sub, at+"/"+key+"/"+strconv.Itoa(i), depth+1), 0))
 		}
 		if len(members) > 0 {
 			t = newUnion(members)
@@ -550,18 +551,42 @@ func inferType(values []any) *Type {
 // merge is the type that satisfies both a and b, for allOf, $ref with
 // sibling keywords, and keywords beside anyOf. Where they contradict each
 // other, a wins: coercion then does what a alone would.
-func merge(a, b *Type, depth int) *Type {
+//
+// Each pair is merged once: a placeholder stands for a merge in progress,
+// so that recursive types meet it instead of merging themselves again and
+// again, and a union of more than maxMergeMembers members is not formed
+// (a wins), so that allOf over many anyOf cannot multiply out.
+func (c *compiler) merge(a, b *Type, depth int) *Type {
 	if t, ok := settled(a, b); ok {
 		return t
 	}
-	if depth > 32 { // recursive types: deep enough for any real schema
+	key := [2]*Type{a, b}
+	if m, ok := c.merged[key]; ok {
+		return m
+	}
+	result := &Type{name: a.name}
+	c.merged[key] = result
+	m := c.mergeNew(a, b, depth)
+	*result = *m
+	result.exact = false
+	return result
+}
+
+const maxMergeMembers = 64
+
+func (c *compiler) mergeNew(a, b *Type, depth int) *Type {
+	if depth > 32 { // nested schemas deeper than any real one
 		return a
 	}
 	if a.kind == typeUnion || b.kind == typeUnion {
+		as, bs := membersOf(a), membersOf(b)
+		if len(as)*len(bs) > maxMergeMembers {
+			return a
+		}
 		var out []*Type
-		for _, x := range membersOf(a) {
-			for _, y := range membersOf(b) {
-				if m := mergeKinds(x, y, depth); m != nil {
+		for _, x := range as {
+			for _, y := range bs {
+				if m := c.mergeKinds(x, y, depth); m != nil {
 					out = append(out, m)
 				}
 			}
@@ -571,7 +596,7 @@ func merge(a, b *Type, depth int) *Type {
 		}
 		return newUnion(out)
 	}
-	if m := mergeKinds(a, b, depth); m != nil {
+	if m := c.mergeKinds(a, b, depth); m != nil {
 		return m
 	}
 	return a
@@ -607,7 +632,7 @@ func membersOf(t *Type) []*Type {
 
 // mergeKinds merges two non-union types, or returns nil if no value can be
 // both.
-func mergeKinds(a, b *Type, depth int) *Type {
+func (c *compiler) mergeKinds(a, b *Type, depth int) *Type {
 	if t, ok := settled(a, b); ok {
 		return t
 	}
@@ -625,12 +650,12 @@ func mergeKinds(a, b *Type, depth int) *Type {
 				props = map[string]*Type{}
 			}
 			if at, ok := props[k]; ok {
-				props[k] = merge(at, bt, depth+1)
+				props[k] = c.merge(at, bt, depth+1)
 			} else {
 				props[k] = bt
 			}
 		}
-		rest := merge(orAny(a.rest), orAny(b.rest), depth+1)
+		rest := c.merge(orAny(a.rest), orAny(b.rest), depth+1)
 		if props == nil {
 			return newDict(rest)
 		}
@@ -639,13 +664,13 @@ func mergeKinds(a, b *Type, depth int) *Type {
 		}
 		return &Type{kind: typeObject, props: props, rest: rest, name: "object"}
 	case a.kind == typeArray:
-		elem := merge(orAny(a.elem), orAny(b.elem), depth+1)
+		elem := c.merge(orAny(a.elem), orAny(b.elem), depth+1)
 		if len(a.prefix) == 0 && len(b.prefix) == 0 {
 			return newList(elem)
 		}
 		prefix := make([]*Type, max(len(a.prefix), len(b.prefix)))
 		for i := range prefix {
-			prefix[i] = merge(orAny(a.item(i)), orAny(b.item(i)), depth+1)
+			prefix[i] = c.merge(orAny(a.item(i)), orAny(b.item(i)), depth+1)
 		}
 		return newTuple(prefix, elem)
 	}
