@@ -16,6 +16,10 @@ import (
 func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 	w := newWalker(s.opts)
 	maxDepth := s.opts.maxDepth()
+	if s.opts.MaxSize > 0 && len(args) > s.opts.MaxSize {
+		return args, &Error{Declared: "object", Value: json.RawMessage(args), Err: ErrLimit,
+			Detail: "arguments longer than " + strconv.Itoa(s.opts.MaxSize) + " bytes"}
+	}
 	start := skipSpaceBytes(args, 0)
 	if string(trimSpace(args)) == "null" {
 		return args, nil // no arguments: absence is a validator's business

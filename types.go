@@ -360,14 +360,23 @@ type typeParser struct {
 
 func (p *typeParser) fail(sentinel error, detail string) {
 	if p.err == nil {
-		if detail != quote(p.src) {
-			detail += " in " + quote(p.src)
+		if src := excerpt(p.src); detail != quote(src) {
+			detail += " in " + quote(src)
 		}
 		p.err = &Error{Err: sentinel, Detail: detail}
 	}
 }
 
 func quote(s string) string { return "\"" + s + "\"" }
+
+// excerpt keeps error messages short however long the declaration.
+func excerpt(s string) string {
+	const max = 80
+	if len(s) <= max {
+		return s
+	}
+	return s[:max] + "..."
+}
 
 func (p *typeParser) skipSpace() {
 	for p.pos < len(p.src) && (p.src[p.pos] == ' ' || p.src[p.pos] == '\t' || p.src[p.pos] == '\n' || p.src[p.pos] == '\r') {
@@ -388,7 +397,7 @@ func (p *typeParser) rest() string {
 	if p.pos >= len(p.src) {
 		return "end"
 	}
-	return quote(p.src[p.pos:])
+	return quote(excerpt(p.src[p.pos:]))
 }
 
 func (p *typeParser) accept(c byte) bool {
@@ -496,7 +505,7 @@ func (p *typeParser) term(depth int) *Type {
 			if _, generic := genericArity[name]; generic {
 				p.fail(ErrSyntax, name+" needs type arguments")
 			} else {
-				p.fail(ErrUnknownType, quote(name))
+				p.fail(ErrUnknownType, quote(excerpt(name)))
 			}
 			return nil
 		}
@@ -524,7 +533,7 @@ func (p *typeParser) term(depth int) *Type {
 		if known {
 			p.fail(ErrSyntax, name+" takes no type arguments")
 		} else {
-			p.fail(ErrUnknownType, quote(name))
+			p.fail(ErrUnknownType, quote(excerpt(name)))
 		}
 		return nil
 	}
