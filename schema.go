@@ -180,9 +180,9 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 // error and then stops descending.
 type compiler struct {
 	doc     any
-	refs    map[string]*Type // $ref targets by reference
-	open    map[*Type]bool   // placeholders whose definition is not compiled in yet
-	aliases [][2]*Type       // placeholders whose definition is another open one
+	refs    map[string]*Type   // $ref targets by reference
+	open    map[*Type]bool     // placeholders whose definition is not compiled in yet
+	aliases [][2]*Type         // placeholders whose definition is another open one
 	merged  map[[2]*Type]*Type // merge results by operands, placeholders while merging
 	err     *Error
 }
