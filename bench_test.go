@@ -35,6 +35,21 @@ func BenchmarkNotJSON(b *testing.B) {
 			ToDeclared(text, "object")
 		}
 	})
+	// The same decision without building an error: Structured, for values
+	// with no declared type, which answers (s, false).
+	b.Run("case=prose-structured/impl=coerce", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			Structured(text)
+		}
+	})
+	b.Run("case=prose-structured/impl=encoding_json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var v any
+			_ = json.Unmarshal([]byte(text), &v)
+		}
+	})
 	b.Run("case=prose/impl=encoding_json", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
