@@ -1140,3 +1140,33 @@ func BenchmarkToDeclared(b *testing.B) {
 		})
 	}
 }
+
+// Structured parses object or array text only, and a string that cannot be
+// JSON text costs nothing.
+func TestStructured(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want any
+	}{
+		{`{"id": "x"}`, map[string]any{"id": "x"}},
+		{` [1, 2] `, []any{1.0, 2.0}},
+		{"```json\n[\"a\"]\n```", []any{"a"}},
+		{`"{\"a\":1}"`, map[string]any{"a": 1.0}},
+		{"123", nil},
+		{"true", nil},
+		{"null", nil},
+		{`"hello"`, nil},
+		{"[1", nil},
+		{"{not json}", nil},
+		{"Here you go:\n```json\n{}\n```", nil},
+	} {
+		got, ok := Structured(c.in)
+		if diff := cmp.Diff(c.want, got); diff != "" || ok != (c.want != nil) {
+			t.Errorf("Structured(%q) = %#v, %v; want %#v (-want +got):\n%s", c.in, got, ok, c.want, diff)
+		}
+	}
+	prose := string([]byte("Select the files that matter most."))
+	if n := testing.AllocsPerRun(100, func() { Structured(prose) }); n != 0 {
+		t.Errorf("Structured(prose): %v allocations, want 0", n)
+	}
+}

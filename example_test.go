@@ -249,7 +249,7 @@ func ExampleStructured() {
 	// Output:
 	// true  map[string]interface {}{"selected_files":[]interface {}{"/p1.py"}}
 	// true  map[string]interface {}{"id":"x"}
-	// false "123"
-	// false "true"
-	// false "hello"
+	// false <nil>
+	// false <nil>
+	// false <nil>
 }

@@ -21,8 +21,10 @@ import (
 // holds as JSON text, or reply itself. A reply that cannot be JSON text
 // costs no allocation.
 func Parse(reply string) any {
-	v, _ := coerce.Structured(reply)
-	return v
+	if v, ok := coerce.Structured(reply); ok {
+		return v
+	}
+	return reply
 }
 
 // ParseArgs returns args with every string that is JSON object or array
