@@ -18,7 +18,7 @@ MODULES         := . $(patsubst %/go.mod,%,$(wildcard examples/*/go.mod))
 test: fmt vet lint race fuzz-smoke
 
 fmt:
-	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	@out=$$(gofmt -l .); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 vet:
