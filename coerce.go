@@ -2,6 +2,7 @@ package coerce
 
 import (
 	"encoding/json"
+	"errors"
 	"maps"
 	"reflect"
 	"slices"
@@ -260,8 +261,8 @@ func (w *walker) object(m map[string]any, t *Type, depth int, owned bool) (map[s
 	if t.props == nil && t.rest.isAny() {
 		return m, false
 	}
-	if depth >= w.o.maxDepth() {
-		w.fail(m, t, ErrLimit, "nesting deeper than "+strconv.Itoa(w.o.maxDepth()))
+	if depth >= w.chk.maxDepth {
+		w.fail(m, t, ErrLimit, "nesting deeper than "+strconv.Itoa(w.chk.maxDepth))
 		return m, false
 	}
 	mark := w.errs.len()
@@ -305,8 +306,8 @@ func (w *walker) array(s []any, t *Type, depth int, owned bool) ([]any, bool) {
 	if len(t.prefix) == 0 && t.elem.isAny() {
 		return s, false
 	}
-	if depth >= w.o.maxDepth() {
-		w.fail(s, t, ErrLimit, "nesting deeper than "+strconv.Itoa(w.o.maxDepth()))
+	if depth >= w.chk.maxDepth {
+		w.fail(s, t, ErrLimit, "nesting deeper than "+strconv.Itoa(w.chk.maxDepth))
 		return s, false
 	}
 	out, mark := s, w.errs.len()
@@ -414,7 +415,7 @@ func parse[T ~string | ~[]byte](w *walker, v any, text T, t *Type, depth int) (a
 // 1.00000000000000000001 is no integer. settleNumbers then gives the
 // numbers the form the options ask for.
 func decode[T ~string | ~[]byte](w *walker, text T, t *Type, depth int) (any, error) {
-	return decodeJSON(text, w.o.UseNumber || t.ints, w.o.maxDepth()-depth)
+	return decodeJSON(text, w.o.UseNumber || t.ints, w.chk.maxDepth-depth)
 }
 
 func (w *walker) settleNumbers(v any, t *Type) any {
@@ -448,7 +449,7 @@ func floatNumbers(v any) any {
 // viaJSON converts a Go value of another type (a struct, a typed map or
 // slice) by writing it as JSON and reading that back into maps and slices.
 func (w *walker) viaJSON(v any, t *Type, depth int) (any, bool) {
-	text, err := appendJSON(nil, v, w.o.maxDepth()-depth)
+	text, err := appendJSON(nil, v, w.chk.maxDepth-depth)
 	if err != nil {
 		w.failWith(v, t, err)
 		return v, false
@@ -492,7 +493,7 @@ func (w *walker) toString(v any, t *Type, depth int) (any, bool) {
 
 // encode writes an object or array as compact JSON text for a string.
 func (w *walker) encode(v any, t *Type, depth int) (any, bool) {
-	text, err := appendJSON(nil, v, w.o.maxDepth()-depth)
+	text, err := appendJSON(nil, v, w.chk.maxDepth-depth)
 	if err != nil {
 		w.failWith(v, t, err)
 		return v, false
@@ -834,5 +835,9 @@ func (l *errList) err() error {
 		all = append(all, l.at(i))
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].Path < all[j].Path })
-	return joinErrors(all)
+	list := make([]error, len(all))
+	for i, e := range all {
+		list[i] = e
+	}
+	return errors.Join(list...)
 }

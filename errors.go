@@ -146,19 +146,3 @@ func pointerToken(key string) string {
 	}
 	return "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
 }
-
-// joinErrors turns the errors of one call into its result: nil, the *Error
-// itself, or all of them joined.
-func joinErrors(errs []*Error) error {
-	switch len(errs) {
-	case 0:
-		return nil
-	case 1:
-		return errs[0]
-	}
-	list := make([]error, len(errs))
-	for i, e := range errs {
-		list[i] = e
-	}
-	return errors.Join(list...)
-}

@@ -15,7 +15,7 @@ import (
 // JSON object is returned unchanged with an error.
 func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 	w := newWalker(s.opts)
-	maxDepth := s.opts.maxDepth()
+	maxDepth := w.chk.maxDepth
 	if s.opts.MaxSize > 0 && len(args) > s.opts.MaxSize {
 		return args, &Error{Declared: "object", Value: json.RawMessage(args), Err: ErrLimit,
 			Detail: "arguments longer than " + strconv.Itoa(s.opts.MaxSize) + " bytes"}
@@ -71,7 +71,7 @@ func (w *walker) rawFail(args []byte, err error) error {
 // arrays whose type constrains their members are rewritten member by
 // member, so that the members that conform keep their bytes.
 func (w *walker) rawCoerce(dst, val []byte, t *Type, depth int) []byte {
-	maxDepth := w.o.maxDepth()
+	maxDepth := w.chk.maxDepth
 	if w.chk.rawConforms(val, t, depth) {
 		return append(dst, val...)
 	}
@@ -115,7 +115,7 @@ func (w *walker) rawCoerce(dst, val []byte, t *Type, depth int) []byte {
 // their bytes. Of a key given twice only the last member counts, as in
 // every decoder, so the others are copied as they are.
 func (w *walker) rawObject(dst, val []byte, t *Type, depth int) []byte {
-	maxDepth := w.o.maxDepth()
+	maxDepth := w.chk.maxDepth
 	last := lastOccurrence(val, maxDepth)
 	copied, n := 0, 0
 	scanMembers(val, 0, maxDepth, false, func(key []byte, valStart, valEnd int) {
