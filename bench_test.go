@@ -27,6 +27,10 @@ func bench10KB(b *testing.B) string {
 
 // A plain string declared object: the sniff rejects it in nanoseconds,
 // where the naive fix in the seeds attempts a parse of every string.
+// errSink makes the *Error of the allocation floor escape, as returned
+// errors do.
+var errSink error
+
 func BenchmarkNotJSON(b *testing.B) {
 	const text = "Select the files that matter most for the review."
 	b.Run("case=prose/impl=coerce", func(b *testing.B) {
@@ -41,6 +45,22 @@ func BenchmarkNotJSON(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			Structured(text)
+		}
+	})
+	// The floor under the first case: the one allocation its error needs,
+	// an *Error as fail builds it, and nothing else.
+	b.Run("case=prose-error-alloc/impl=coerce", func(b *testing.B) {
+		b.ReportAllocs()
+		var v any = text
+		for b.Loop() {
+			errSink = &Error{Declared: "object", Value: v, Err: ErrKind, Detail: "not JSON text"}
+		}
+	})
+	b.Run("case=prose-error-alloc/impl=encoding_json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var v any
+			_ = json.Unmarshal([]byte(text), &v)
 		}
 	})
 	b.Run("case=prose-structured/impl=encoding_json", func(b *testing.B) {
