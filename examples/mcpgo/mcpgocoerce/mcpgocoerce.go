@@ -76,17 +76,26 @@ func (o Options) Install(s *server.MCPServer) {
 type coercer struct {
 	server  *server.MCPServer
 	opts    Options
-	schemas sync.Map // tool name → *compiled
+	schemas sync.Map // tool name → []*compiled, most recently compiled first
 }
 
 // compiled remembers the schema text it came from, so that a tool registered
 // again under the same name with another schema is noticed: mcp-go tells
-// nobody when tools change.
+// nobody when tools change, and hands tools out by value, so the text is the
+// only identity a tool has (mcp-go's own validator keys its cache the same
+// way, and marshals InputSchema on every call as inputSchemaJSON does).
 type compiled struct {
 	source []byte
 	schema *coerce.Schema
 	err    error
 }
+
+// schemasPerTool bounds how many schemas are kept under one tool name. Two
+// sessions may expose the same name with different schemas
+// (SessionWithTools), and calls alternating between them must not compile
+// on every call; a tool re-registered with ever new schemas must not grow
+// the cache without end.
+const schemasPerTool = 8
 
 func (c *coercer) beforeCallTool(ctx context.Context, _ any, req *mcp.CallToolRequest) {
 	if req == nil {
@@ -146,15 +155,21 @@ func (c *coercer) schemaFor(ctx context.Context, name string) (*coerce.Schema, e
 	if !ok {
 		return nil, nil
 	}
+	var known []*compiled
 	if v, ok := c.schemas.Load(name); ok {
-		if e := v.(*compiled); bytes.Equal(e.source, source) {
-			return e.schema, e.err
+		known = v.([]*compiled)
+		for _, e := range known {
+			if bytes.Equal(e.source, source) {
+				return e.schema, e.err
+			}
 		}
 	}
-	// Concurrent misses may compile the same schema twice; that is cheaper
-	// than a lock around every call, and either result is right.
+	// Concurrent misses may compile the same schema twice, and one of two
+	// concurrent stores may be lost; both only cost a compilation later,
+	// which is cheaper than a lock around every call.
 	schema, err := c.opts.Coerce.ParseSchema(source)
-	c.schemas.Store(name, &compiled{source: bytes.Clone(source), schema: schema, err: err})
+	e := &compiled{source: bytes.Clone(source), schema: schema, err: err}
+	c.schemas.Store(name, append([]*compiled{e}, known[:min(len(known), schemasPerTool-1)]...))
 	return schema, err
 }
 
