@@ -13,6 +13,12 @@ import (
 // returns args itself and allocates nothing. Failures are per parameter, as
 // in Coerce. JSON null passes as no arguments; other text that is not a
 // JSON object is returned unchanged with an error.
+//
+// Unlike Coerce, which is handed values already decoded, CoerceJSON reads
+// the whole text, so all of it must be valid JSON within MaxDepth and
+// MaxSize, values of undeclared parameters included: with a MaxDepth lower
+// than the default, a deep value that Coerce would pass through untouched
+// fails here with ErrLimit.
 func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 	w := newWalker(s.opts)
 	maxDepth := w.chk.maxDepth
