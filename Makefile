@@ -48,9 +48,10 @@ race:
 	@set -e; for m in $(MODULES); do echo "go test -race $$m"; (cd $$m && $(GO) test -race -count=1 ./...); done
 
 # Each fuzz target briefly, so that CI catches regressions; `make fuzz` runs
-# them for FUZZTIME each (a duration, or a count such as 1000000x; with a
-# duration on go1.26 see golang/go#75804 above: a bare "context deadline
-# exceeded" with no "Failing input written" line is that bug, not a finding). go test -fuzz takes one target at a time.
+# them for FUZZTIME each, a duration or a count such as 1000000x. With a
+# duration on go1.26, a bare "context deadline exceeded" with no "Failing
+# input written" line is golang/go#75804 (see SMOKE_FUZZTIME), not a finding.
+# go test -fuzz takes one target at a time.
 FUZZ_TARGETS = $$($(GO) test -list '^Fuzz' . | grep '^Fuzz')
 
 fuzz-smoke:
