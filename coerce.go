@@ -39,6 +39,14 @@ type Options struct {
 	// or produces; longer text is an error wrapping ErrLimit. Zero means no
 	// limit.
 	MaxSize int
+
+	// OnChange, if set, is called once for each conversion in the result,
+	// in the order of their paths, after the call has done its work and
+	// before it returns: a server can count and log how its clients break
+	// arguments (see LogChanges), or tell the model what was repaired.
+	// Conversions of values that failed, and attempts a union discarded,
+	// are not reported. Nil costs nothing.
+	OnChange func(Change)
 }
 
 const defaultMaxDepth = 10000
@@ -88,6 +96,7 @@ func (o Options) ToType(value any, t *Type) (any, error) {
 	if w.errs.len() > 0 {
 		return value, w.errs.err()
 	}
+	w.report()
 	return out, nil
 }
 
@@ -127,9 +136,43 @@ func (t *Type) Conforms(v any) bool {
 // returns its value converted, and whether that is a new value; a step that
 // fails records an *Error and returns its value as it was.
 type walker struct {
-	o    Options
-	errs errList
-	chk  checker
+	o       Options
+	errs    errList
+	chk     checker
+	changes []Change // recorded only when o.OnChange is set
+}
+
+// changed records a conversion of v to t, when someone listens.
+func (w *walker) changed(v any, t *Type, r Rule) {
+	if w.o.OnChange != nil {
+		w.changes = append(w.changes, newChange(v, t, r))
+	}
+}
+
+// dropChanges forgets the changes recorded since mark: the conversion
+// they belong to failed or was discarded.
+func (w *walker) dropChanges(mark int) {
+	if len(w.changes) > mark {
+		w.changes = w.changes[:mark]
+	}
+}
+
+// prefixChanges puts a path token before the changes recorded since mark.
+func (w *walker) prefixChanges(mark int, token string) {
+	for i := mark; i < len(w.changes); i++ {
+		w.changes[i].Path = token + w.changes[i].Path
+	}
+}
+
+// report hands the changes to OnChange in path order.
+func (w *walker) report() {
+	if w.o.OnChange == nil || len(w.changes) == 0 {
+		return
+	}
+	sort.SliceStable(w.changes, func(i, j int) bool { return w.changes[i].Path < w.changes[j].Path })
+	for _, c := range w.changes {
+		w.o.OnChange(c)
+	}
 }
 
 func newWalker(o Options) walker {
@@ -183,7 +226,7 @@ func (w *walker) union(v any, t *Type, depth int, owned bool) (any, bool) {
 		return v, false
 	}
 	k := kindOf(v)
-	mark, firstEnd := w.errs.len(), -1
+	mark, firstEnd, cmark := w.errs.len(), -1, len(w.changes)
 	for _, ownKind := range [2]bool{true, false} {
 		for _, m := range t.members {
 			if (m.kind.valueKind() == k) != ownKind {
@@ -201,6 +244,7 @@ func (w *walker) union(v any, t *Type, depth int, owned bool) (any, bool) {
 					return out, changed
 				}
 				w.chk.noteFailure(v, m, false)
+				w.dropChanges(cmark)
 			}
 			if firstEnd < 0 {
 				firstEnd = w.errs.len()
@@ -265,9 +309,10 @@ func (w *walker) object(m map[string]any, t *Type, depth int, owned bool) (map[s
 		w.fail(m, t, ErrLimit, "nesting deeper than "+strconv.Itoa(w.chk.maxDepth))
 		return m, false
 	}
-	mark := w.errs.len()
+	mark, cmark := w.errs.len(), len(w.changes)
 	out, changed := w.members(m, t, depth, owned)
 	if w.errs.len() > mark {
+		w.dropChanges(cmark)
 		return m, false
 	}
 	return out, changed
@@ -285,11 +330,15 @@ func (w *walker) members(m map[string]any, t *Type, depth int, owned bool) (map[
 		if ft.isAny() {
 			continue
 		}
-		before := w.errs.len()
+		before, cmark := w.errs.len(), len(w.changes)
 		nv, ok := w.coerce(val, ft, depth+1, owned)
 		if w.errs.len() > before {
 			w.errs.prefix(before, pointerToken(k))
+			w.dropChanges(cmark)
 			continue
+		}
+		if len(w.changes) > cmark {
+			w.prefixChanges(cmark, pointerToken(k))
 		}
 		if ok {
 			if !owned && !changed {
@@ -310,18 +359,21 @@ func (w *walker) array(s []any, t *Type, depth int, owned bool) ([]any, bool) {
 		w.fail(s, t, ErrLimit, "nesting deeper than "+strconv.Itoa(w.chk.maxDepth))
 		return s, false
 	}
-	out, mark := s, w.errs.len()
+	out, mark, cmark := s, w.errs.len(), len(w.changes)
 	changed := false
 	for i, val := range s {
 		et := t.item(i)
 		if et.isAny() {
 			continue
 		}
-		before := w.errs.len()
+		before, imark := w.errs.len(), len(w.changes)
 		nv, ok := w.coerce(val, et, depth+1, owned)
 		if w.errs.len() > before {
 			w.errs.prefix(before, "/"+strconv.Itoa(i))
 			continue
+		}
+		if len(w.changes) > imark {
+			w.prefixChanges(imark, "/"+strconv.Itoa(i))
 		}
 		if ok {
 			if !owned && !changed {
@@ -332,6 +384,7 @@ func (w *walker) array(s []any, t *Type, depth int, owned bool) ([]any, bool) {
 		}
 	}
 	if w.errs.len() > mark {
+		w.dropChanges(cmark)
 		return s, false
 	}
 	return out, changed
@@ -339,12 +392,15 @@ func (w *walker) array(s []any, t *Type, depth int, owned bool) ([]any, bool) {
 
 // wrap makes a one-element array of a single value (Options.WrapScalars).
 func (w *walker) wrap(v any, t *Type, depth int) (any, bool) {
-	before := w.errs.len()
+	before, cmark := w.errs.len(), len(w.changes)
 	nv, _ := w.coerce(v, t.item(0), depth+1, false)
 	if w.errs.len() > before {
 		w.errs.prefix(before, "/0")
+		w.dropChanges(cmark)
 		return v, false
 	}
+	w.prefixChanges(cmark, "/0")
+	w.changed(v, t, Wrapped)
 	return []any{nv}, true
 }
 
@@ -354,6 +410,7 @@ func (w *walker) wrap(v any, t *Type, depth int) (any, bool) {
 // one markdown fence.
 func (w *walker) fromText(v any, s string, t *Type, depth int) (any, bool) {
 	sh, text := sniff(s)
+	rule := JSONText
 	switch sh {
 	case shapeNone:
 		// Broken JSON text ("[1") is reported, not wrapped as ["[1"].
@@ -372,11 +429,13 @@ func (w *walker) fromText(v any, s string, t *Type, depth int) (any, bool) {
 			w.fail(v, t, ErrKind, "a JSON string that holds no JSON object or array text")
 			return v, false
 		}
+		rule = DoubleEncoded
 	case shapeFenced:
 		if sh, text = sniffPlain(text); sh == shapeNone {
 			w.fail(v, t, ErrKind, "a markdown fence around no JSON object or array text")
 			return v, false
 		}
+		rule = Fenced
 	}
 	switch {
 	case sh == shapeObject && t.kind == typeArray:
@@ -386,7 +445,11 @@ func (w *walker) fromText(v any, s string, t *Type, depth int) (any, bool) {
 		w.fail(v, t, ErrKind, "JSON text of an array")
 		return v, false
 	}
-	return parse(w, v, text, t, depth)
+	out, ok := parse(w, v, text, t, depth)
+	if ok {
+		w.changed(v, t, rule)
+	}
+	return out, ok
 }
 
 // parse decodes JSON text (a string, or the bytes of a json.RawMessage) and
@@ -401,9 +464,10 @@ func parse[T ~string | ~[]byte](w *walker, v any, text T, t *Type, depth int) (a
 		w.failWith(v, t, err)
 		return v, false
 	}
-	before := w.errs.len()
+	before, cmark := w.errs.len(), len(w.changes)
 	out, _ := w.coerce(val, t, depth, true)
 	if w.errs.len() > before {
+		w.dropChanges(cmark)
 		return v, false
 	}
 	return w.settleNumbers(out, t), true
@@ -454,7 +518,11 @@ func (w *walker) viaJSON(v any, t *Type, depth int) (any, bool) {
 		w.failWith(v, t, err)
 		return v, false
 	}
-	return parse(w, v, text, t, depth)
+	out, ok := parse(w, v, text, t, depth)
+	if ok {
+		w.changed(v, t, ViaJSON)
+	}
+	return out, ok
 }
 
 func (w *walker) toString(v any, t *Type, depth int) (any, bool) {
@@ -465,6 +533,7 @@ func (w *walker) toString(v any, t *Type, depth int) (any, bool) {
 		return w.encode(v, t, depth)
 	case bool:
 		if !w.o.StructuredOnly {
+			w.changed(v, t, BooleanToText)
 			return strconv.FormatBool(x), true
 		}
 	}
@@ -478,12 +547,14 @@ func (w *walker) toString(v any, t *Type, depth int) (any, bool) {
 			break
 		}
 		if s, ok := numberText(v); ok {
+			w.changed(v, t, NumberToText)
 			return s, true
 		}
 		w.fail(v, t, ErrKind, "not a finite number")
 		return v, false
 	case kindBool:
 		if !w.o.StructuredOnly {
+			w.changed(v, t, BooleanToText)
 			return strconv.FormatBool(reflect.Indirect(reflect.ValueOf(v)).Bool()), true
 		}
 	}
@@ -502,6 +573,7 @@ func (w *walker) encode(v any, t *Type, depth int) (any, bool) {
 		w.fail(v, t, ErrLimit, "JSON text longer than "+strconv.Itoa(w.o.MaxSize)+" bytes")
 		return v, false
 	}
+	w.changed(v, t, ToJSONText)
 	return string(text), true
 }
 
@@ -528,8 +600,10 @@ func (w *walker) toNumber(v any, t *Type) (any, bool) {
 			w.fail(v, t, r.sentinel, r.detail)
 			return v, false
 		}
+		w.changed(v, t, NumberFromText)
 		return r.value, true
 	case kindOf(v) == kindBool:
+		w.changed(v, t, NumberFromBoolean)
 		b := reflect.Indirect(reflect.ValueOf(v)).Bool()
 		switch {
 		case w.o.UseNumber && b:
@@ -563,9 +637,11 @@ func (w *walker) toBoolean(v any, t *Type) (any, bool) {
 		s := stringOf(v)
 		for i := range trueWords {
 			if strings.EqualFold(s, trueWords[i]) {
+				w.changed(v, t, BooleanFromText)
 				return true, true
 			}
 			if strings.EqualFold(s, falseWords[i]) {
+				w.changed(v, t, BooleanFromText)
 				return false, true
 			}
 		}
@@ -573,6 +649,7 @@ func (w *walker) toBoolean(v any, t *Type) (any, bool) {
 		return v, false
 	case k == kindNumber:
 		if one, ok := zeroOrOne(v); ok {
+			w.changed(v, t, BooleanFromNumber)
 			return one, true
 		}
 		w.fail(v, t, ErrKind, "only 0 and 1 are booleans")
@@ -596,6 +673,7 @@ func (w *walker) toNull(v any, t *Type) (any, bool) {
 		return v, false
 	}
 	if s, ok := v.(string); ok && !w.o.StructuredOnly && (s == "" || s == "null") {
+		w.changed(v, t, NullFromText)
 		return nil, true
 	}
 	w.fail(v, t, ErrKind, "")

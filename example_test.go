@@ -253,3 +253,22 @@ func ExampleStructured() {
 	// false <nil>
 	// false <nil>
 }
+
+// A server counts and logs how clients break arguments: OnChange receives
+// each conversion with its path, what was found and the rule applied.
+func ExampleOptions_onChange() {
+	opts := coerce.Options{OnChange: func(c coerce.Change) {
+		fmt.Printf("%s: %s %q -> %s (%s)\n", c.Path, c.Found, c.Preview, c.Declared, c.Rule)
+	}}
+	schema, err := opts.ParseSchema([]byte(`{"type": "object", "properties": {
+		"ids": {"type": "array", "items": {"type": "integer"}},
+		"verbose": {"type": "boolean"}}}`))
+	if err != nil {
+		panic(err)
+	}
+	schema.CoerceJSON([]byte(`{"ids": "[\"7\", 8]", "verbose": "yes"}`))
+	// Output:
+	// /ids: string "[\"7\", 8]" -> list[integer] (json-text)
+	// /ids/0: string "7" -> integer (number-from-text)
+	// /verbose: string "yes" -> boolean (boolean-from-text)
+}

@@ -63,6 +63,7 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 	out = append(out, args[:start]...)
 	out = w.rawObject(out, args[start:end], s.params, 0)
 	out = append(out, args[end:]...)
+	w.report()
 	return out, w.errs.err()
 }
 
@@ -93,11 +94,14 @@ func (w *walker) rawCoerce(dst, val []byte, t *Type, depth int) []byte {
 				return
 			}
 			dst = append(dst, val[last:valStart]...)
-			mark, before := len(dst), w.errs.len()
+			mark, before, cmark := len(dst), w.errs.len(), len(w.changes)
 			dst = w.rawCoerce(dst, val[valStart:valEnd], et, depth+1)
 			if w.errs.len() > before {
 				w.errs.prefix(before, "/"+strconv.Itoa(i))
 				dst = append(dst[:mark], val[valStart:valEnd]...)
+				w.dropChanges(cmark)
+			} else if len(w.changes) > cmark {
+				w.prefixChanges(cmark, "/"+strconv.Itoa(i))
 			}
 			last = valEnd
 		})
@@ -132,11 +136,14 @@ func (w *walker) rawObject(dst, val []byte, t *Type, depth int) []byte {
 			return
 		}
 		dst = append(dst, val[copied:valStart]...)
-		mark, before := len(dst), w.errs.len()
+		mark, before, cmark := len(dst), w.errs.len(), len(w.changes)
 		dst = w.rawCoerce(dst, val[valStart:valEnd], ft, depth+1)
 		if w.errs.len() > before {
 			w.errs.prefix(before, pointerToken(keyString(key)))
 			dst = append(dst[:mark], val[valStart:valEnd]...)
+			w.dropChanges(cmark)
+		} else if len(w.changes) > cmark {
+			w.prefixChanges(cmark, pointerToken(keyString(key)))
 		}
 		copied = valEnd
 	})

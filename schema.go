@@ -171,6 +171,7 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 	}
 	w := newWalker(s.opts)
 	out, _ := w.members(args, s.params, 0, false)
+	w.report()
 	return out, w.errs.err()
 }
 

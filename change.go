@@ -1,0 +1,192 @@
+package coerce
+
+import (
+	"log/slog"
+	"reflect"
+	"strconv"
+	"unicode/utf8"
+)
+
+// A Kind is what a Type declares, or the JSON kind of a value found.
+type Kind uint8
+
+const (
+	Invalid Kind = iota // no JSON form: channels, funcs, complex numbers
+	Any                 // declares nothing: every value conforms
+	Null
+	Boolean
+	Integer // declared only; a value found is a Number
+	Number
+	String
+	Array
+	Object
+	Union // declared only: see Type.Members
+)
+
+var kindNames = [...]string{
+	Invalid: "invalid", Any: "any", Null: "null", Boolean: "boolean", Integer: "integer",
+	Number: "number", String: "string", Array: "array", Object: "object", Union: "union",
+}
+
+// String returns the kind's name as JSON Schema spells it: "null",
+// "boolean", "integer", "number", "string", "array", "object", and "any",
+// "union" or "invalid".
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// publicKind is the Kind of a value's JSON kind.
+func (k kind) public() Kind {
+	switch k {
+	case kindNull:
+		return Null
+	case kindBool:
+		return Boolean
+	case kindNumber:
+		return Number
+	case kindString:
+		return String
+	case kindArray:
+		return Array
+	case kindObject:
+		return Object
+	case kindRaw:
+		return Any
+	}
+	return Invalid
+}
+
+// A Rule names one conversion coercion makes. Its String form is short
+// and stable, for logs and metric labels.
+type Rule uint8
+
+const (
+	// JSONText: JSON text parsed into the object or array declared,
+	// `"[1, 2]"` → [1, 2].
+	JSONText Rule = iota + 1
+	// DoubleEncoded: JSON text encoded once more as a JSON string,
+	// `"\"[1, 2]\""` → [1, 2].
+	DoubleEncoded
+	// Fenced: JSON text inside a markdown fence, "```json\n[1]\n```" → [1].
+	Fenced
+	// NumberFromText: a numeric string for an integer or number, "5" → 5.
+	NumberFromText
+	// NumberFromBoolean: true → 1, false → 0.
+	NumberFromBoolean
+	// BooleanFromText: "true", "yes", "on", "1"... → true.
+	BooleanFromText
+	// BooleanFromNumber: 1 → true, 0 → false.
+	BooleanFromNumber
+	// NullFromText: "" or "null" → null, for a nullable type that is not a string.
+	NullFromText
+	// ToJSONText: an object or array written as compact JSON text for a
+	// string, {"a": 1} → `{"a":1}`.
+	ToJSONText
+	// NumberToText: a number for a string, 5 → "5".
+	NumberToText
+	// BooleanToText: a boolean for a string, true → "true".
+	BooleanToText
+	// Wrapped: a single value made a one-element array (Options.WrapScalars).
+	Wrapped
+	// ViaJSON: a Go value of another type (a struct, a typed map or slice)
+	// converted through its JSON form into maps and slices.
+	ViaJSON
+)
+
+var ruleNames = [...]string{
+	JSONText: "json-text", DoubleEncoded: "double-encoded", Fenced: "fenced",
+	NumberFromText: "number-from-text", NumberFromBoolean: "number-from-boolean",
+	BooleanFromText: "boolean-from-text", BooleanFromNumber: "boolean-from-number",
+	NullFromText: "null-from-text", ToJSONText: "to-json-text", NumberToText: "number-to-text",
+	BooleanToText: "boolean-to-text", Wrapped: "wrapped", ViaJSON: "via-json",
+}
+
+func (r Rule) String() string {
+	if int(r) < len(ruleNames) && ruleNames[r] != "" {
+		return ruleNames[r]
+	}
+	return "Rule(" + strconv.Itoa(int(r)) + ")"
+}
+
+// A Change is one conversion that coercion made, as Options.OnChange
+// receives it.
+type Change struct {
+	// Path is the JSON Pointer of the converted value inside the argument,
+	// e.g. "/tasks/0/id"; it is empty for the value itself.
+	Path string
+	// Declared is the type wanted there, in canonical form.
+	Declared string
+	// Found is the JSON kind of the value as it was.
+	Found Kind
+	// Preview is the beginning of the value as it was: at most
+	// PreviewLen bytes of a string (cut at a character boundary), the
+	// text of a number or boolean, empty for objects and arrays.
+	Preview string
+	// Rule is the conversion applied.
+	Rule Rule
+}
+
+// PreviewLen bounds Change.Preview, so that reporting a change never
+// copies more than a few bytes of an argument, however long.
+const PreviewLen = 40
+
+// LogValue makes a Change print as a group of its fields with log/slog.
+func (c Change) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.String("path", c.Path),
+		slog.String("declared", c.Declared),
+		slog.String("found", c.Found.String()),
+		slog.String("preview", c.Preview),
+		slog.String("rule", c.Rule.String()),
+	)
+}
+
+// LogChanges returns a function for Options.OnChange that logs each change
+// on l at debug level, with the tool (or node, or step) name, so that a
+// server can see how often and how its clients send broken arguments:
+//
+//	opts := coerce.Options{OnChange: coerce.LogChanges(slog.Default(), "search")}
+func LogChanges(l *slog.Logger, tool string) func(Change) {
+	return func(c Change) {
+		l.Debug("coerce: argument repaired", slog.String("tool", tool), slog.Any("change", c))
+	}
+}
+
+// newChange describes the conversion of v to t by rule r, at the value
+// itself; the walker puts the path in front as the change bubbles up.
+func newChange(v any, t *Type, r Rule) Change {
+	return Change{Declared: t.String(), Found: kindOf(v).public(), Preview: preview(v), Rule: r}
+}
+
+// preview is the beginning of a scalar's text, at most PreviewLen bytes.
+func preview(v any) string {
+	var s string
+	switch x := v.(type) {
+	case string:
+		s = x
+	case bool:
+		return strconv.FormatBool(x)
+	default:
+		switch kindOf(v) {
+		case kindNumber:
+			s, _ = numberText(v)
+		case kindString:
+			s = stringOf(v)
+		case kindBool:
+			return strconv.FormatBool(reflect.Indirect(reflect.ValueOf(v)).Bool())
+		default:
+			return ""
+		}
+	}
+	if len(s) <= PreviewLen {
+		return s
+	}
+	cut := PreviewLen
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
+}
