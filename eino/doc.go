@@ -1,0 +1,2 @@
+// Package einocoerce installs coerce on eino.
+package einocoerce

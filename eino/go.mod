@@ -1,0 +1,5 @@
+module github.com/coerce-go/coerce/eino
+
+go 1.25.5
+
+require github.com/coerce-go/coerce v0.1.0

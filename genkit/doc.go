@@ -1,0 +1,2 @@
+// Package genkitcoerce installs coerce on genkit.
+package genkitcoerce

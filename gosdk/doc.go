@@ -1,0 +1,2 @@
+// Package gosdkcoerce installs coerce on gosdk.
+package gosdkcoerce

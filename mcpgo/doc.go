@@ -1,0 +1,2 @@
+// Package mcpgocoerce installs coerce on mcpgo.
+package mcpgocoerce
