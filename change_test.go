@@ -130,3 +130,22 @@ func TestKindAndRuleStrings(t *testing.T) {
 		}
 	}
 }
+
+func TestSchemaWithOptions(t *testing.T) {
+	s, err := ParseSchema([]byte(`{"type":"object","properties":{"n":{"type":"integer"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, got := collect(Options{StructuredOnly: true})
+	strict := s.WithOptions(o)
+	if out, err := strict.Coerce(map[string]any{"n": "5"}); err == nil || out["n"] != "5" {
+		t.Errorf("StructuredOnly schema converted a numeric string: %v, %v", out, err)
+	}
+	o.StructuredOnly = false
+	if out, err := s.WithOptions(o).Coerce(map[string]any{"n": "5"}); err != nil || out["n"] != 5.0 || len(*got) != 1 {
+		t.Errorf("got %v, %v, changes %v", out, err, *got)
+	}
+	if out, _ := s.Coerce(map[string]any{"n": "5"}); out["n"] != 5.0 {
+		t.Errorf("WithOptions changed the original schema: %v", out)
+	}
+}

@@ -135,6 +135,16 @@ func (o Options) SchemaFromTypes(params map[string]string) (*Schema, error) {
 	return newSchema(&Type{kind: typeObject, props: props, name: "object"}, o), nil
 }
 
+// WithOptions returns a schema with the same types as s whose coercion
+// uses o: compiling is the costly part, and options are not part of it. It
+// costs one small allocation, so a server can, say, set Options.OnChange per
+// call to report changes with the request's context.
+func (s *Schema) WithOptions(o Options) *Schema {
+	c := *s
+	c.opts = o
+	return &c
+}
+
 // Type returns the type of a whole argument set, usually an object type
 // with one property a parameter. Its Conforms method tells whether
 // arguments already fit without coercion.
