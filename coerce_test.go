@@ -354,7 +354,8 @@ func numberCases() []coerceCase {
 		{"0009007199254740993", json.Number("9007199254740993")},
 		{"9007199254740993.0", json.Number("9007199254740993")},
 		{"1458059302022549698", json.Number("1458059302022549698")},
-		{"18446744073709551616", 18446744073709551616.0}, // 2^64: float64 holds it exactly
+		{"18446744073709551616", json.Number("18446744073709551616")}, // 2^64: float64 would write it back as 18446744073709552000
+		{"100000000000000000000", 1e20},
 		{longDigits, json.Number(longDigits)},
 		{"-" + longDigits, json.Number("-" + longDigits)},
 	} {

@@ -957,43 +957,41 @@ func (d *jsonDecoder) number(i int) (any, int, *Error) {
 		return nil, 0, err
 	}
 	text := s[start:end]
-	if !isInt {
-		if !d.useNumber {
-			if f, ok := jsonFastFloat(text); ok { // never out of range
-				return f, end, nil
-			}
-		}
-		if jsonNumberOverflows(s, start, end) {
-			return nil, 0, errJSONRange(s, start, end)
-		}
+	if !isInt && jsonNumberOverflows(s, start, end) {
+		return nil, 0, errJSONRange(s, start, end)
 	}
 	if d.useNumber {
 		return json.Number(text), end, nil
 	}
-	v, _ := numberValue(text, isInt)
-	return v, end, nil
+	return numberValue(text, isInt), end, nil
 }
 
-// numberValue is the value of valid JSON number text by the decoder's
-// default rule: float64, or json.Number for an integer that float64 cannot
-// hold exactly. ok is false for a fraction or exponent beyond float64's
-// range.
-func numberValue(text string, isInt bool) (any, bool) {
+// numberValue is the value of valid JSON number text, within float64's
+// range, by the decoder's rule: float64, as encoding/json reads it, unless
+// that would lose the digits written. Then it is a json.Number holding
+// them: an integer that float64 holds inexactly, or exactly but writes
+// back otherwise (2^64 would come back as 18446744073709552000), and a
+// fraction that float64 would make whole (1.00000000000000000001), which
+// would otherwise pass for an integer.
+func numberValue(text string, isInt bool) any {
 	if isInt {
 		if f, ok := jsonExactInt(text); ok {
-			return f, true
+			return f
 		}
-		return json.Number(text), true
+		return json.Number(text)
 	}
-	if f, ok := jsonFastFloat(text); ok {
-		return f, true
+	f, ok := jsonFastFloat(text)
+	if !ok {
+		f, _ = strconv.ParseFloat(text, 64)
 	}
-	f, err := strconv.ParseFloat(text, 64)
-	return f, err == nil
+	if f == math.Trunc(f) && !numberTextWhole(text) {
+		return json.Number(text)
+	}
+	return f
 }
 
-// jsonExactInt converts the valid integer literal text to a float64 if a
-// float64 holds its value exactly.
+// jsonExactInt converts the valid integer literal text to a float64 if the
+// float64 holds its value exactly and writes it back with the same digits.
 func jsonExactInt(text string) (float64, bool) {
 	digits := strings.TrimPrefix(text, "-")
 	neg := len(digits) < len(text)
@@ -1003,25 +1001,32 @@ func jsonExactInt(text string) (float64, bool) {
 		for k := 0; k < len(digits); k++ {
 			u = u*10 + uint64(digits[k]-'0')
 		}
-		// Exact iff the odd part fits float64's 53-bit significand.
-		if u <= 1<<53 || u>>bits.TrailingZeros64(u) < 1<<53 {
-			f := float64(u)
-			if neg {
-				f = -f
-			}
+		f := float64(u)
+		if neg {
+			f = -f
+		}
+		if u <= 1<<53 { // every integer up to 2^53 is a float64, written with its digits
 			return f, true
 		}
-		return 0, false
-	case len(digits) > len(jsonOverflowDigits): // >= 10^309 > MaxFloat64
-		return 0, false
+		// Exact iff the odd part fits float64's 53-bit significand.
+		if u>>bits.TrailingZeros64(u) >= 1<<53 {
+			return 0, false
+		}
+		var buf [32]byte
+		return f, string(strconv.AppendFloat(buf[:0], math.Abs(f), 'f', -1, 64)) == digits
+	case len(digits) <= 21: // below 10^21, where float64 is written with an exponent
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			return 0, false
+		}
+		var buf [32]byte
+		if string(strconv.AppendFloat(buf[:0], math.Abs(f), 'f', 0, 64)) != digits || // inexact
+			string(strconv.AppendFloat(buf[:0], math.Abs(f), 'f', -1, 64)) != digits { // written otherwise
+			return 0, false
+		}
+		return f, true
 	}
-	f, err := strconv.ParseFloat(text, 64)
-	if err != nil {
-		return 0, false
-	}
-	// f is the nearest float64; it is exact iff it prints as the same digits.
-	var buf [len(jsonOverflowDigits) + 8]byte
-	return f, string(strconv.AppendFloat(buf[:0], math.Abs(f), 'f', 0, 64)) == digits
+	return 0, false
 }
 
 var jsonPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}

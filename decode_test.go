@@ -194,14 +194,17 @@ func TestDecodeNumbers(t *testing.T) {
 		{in: "-9007199254740993", want: json.Number("-9007199254740993")},
 		{in: "9007199254740994", want: 9007199254740994.0},
 		{in: "1458059302022549698", want: json.Number("1458059302022549698")},
-		{in: "1152921504606846976", want: float64(1 << 60)},
-		{in: "-1152921504606846976", want: -float64(1 << 60)},
+		// Integers keep their digits: float64 holds 2^60 exactly, but writes
+		// it back as 1152921504606847000.
+		{in: "1152921504606846976", want: json.Number("1152921504606846976")},
+		{in: "-1152921504606846976", want: json.Number("-1152921504606846976")},
+		{in: "100000000000000000000", want: 1e20},
 		{in: "18446744073709551615", want: json.Number("18446744073709551615")},
-		{in: "18446744073709551616", want: float64(1 << 64)},
+		{in: "18446744073709551616", want: json.Number("18446744073709551616")},
 		{in: "18446744073709551617", want: json.Number("18446744073709551617")},
 		{in: "100000000000000000000000", want: json.Number("100000000000000000000000")}, // 1e23 is not exact
-		{in: "10000000000000000000000", want: 1e22},
-		{in: decBigPow2(1023), want: math.Ldexp(1, 1023)},
+		{in: "10000000000000000000000", want: json.Number("10000000000000000000000")},   // written back as 1e+22
+		{in: decBigPow2(1023), want: json.Number(decBigPow2(1023))},
 		{in: decBigPow2(1024), want: json.Number(decBigPow2(1024))},
 		{in: five000, want: json.Number(five000)},
 		{in: "-" + five000, want: json.Number("-" + five000)},
@@ -214,7 +217,7 @@ func TestDecodeNumbers(t *testing.T) {
 		{in: "1E+3", want: 1000.0},
 		{in: "1e-3", want: 0.001},
 		{in: "123.456e-7", want: 123.456e-7},
-		{in: "9007199254740993.0", want: 9007199254740992.0},
+		{in: "9007199254740993.0", want: 9007199254740992.0}, // whole digits: float64 as encoding/json reads it
 		{in: "9007199254740993e0", want: 9007199254740992.0},
 		{in: "1.7976931348623157e308", want: math.MaxFloat64},
 		{in: "-1.7976931348623157e308", want: -math.MaxFloat64},
@@ -228,7 +231,12 @@ func TestDecodeNumbers(t *testing.T) {
 		{in: "2.4703282292062328e-324", want: 5e-324},      // above it: the smallest subnormal
 		{in: "0e-999999999", want: 0.0},
 		{in: "-0.0e-400", want: negZero},
-		{in: "123456789012345678901234567890.5", want: 123456789012345678901234567890.5},
+		// A fraction that float64 makes whole keeps its digits, so that it
+		// never passes for an integer.
+		{in: "123456789012345678901234567890.5", want: json.Number("123456789012345678901234567890.5")},
+		{in: "9007199254740993.5", want: json.Number("9007199254740993.5")},
+		{in: "1.00000000000000000001", want: json.Number("1.00000000000000000001")},
+		{in: "1.5e300", want: 1.5e300},
 		{in: "0.000000000000000000000000000001234", want: 1.234e-30},
 		{in: "1e400", err: ErrPrecision, detail: "number 1e400 out of float64 range at offset 0"},
 		{in: " [1e400]", err: ErrPrecision, detail: "number 1e400 out of float64 range at offset 2"},
@@ -287,6 +295,13 @@ func TestDecodeFloatBits(t *testing.T) {
 		if perr != nil || want == 0 { // beyond the range, or rounded to zero: no value
 			if !errors.Is(err, ErrPrecision) {
 				t.Errorf("%s: got %v, %v; want ErrPrecision", in, got, err)
+			}
+			continue
+		}
+		if n, ok := got.(json.Number); ok && err == nil && want == math.Trunc(want) {
+			// A fraction float64 makes whole keeps its digits.
+			if r, _ := new(big.Rat).SetString(in); r.IsInt() || string(n) != in {
+				t.Errorf("%s: got json.Number %v for a whole number", in, n)
 			}
 			continue
 		}
@@ -799,17 +814,23 @@ func decStdUseNumber(data []byte) (any, error) {
 func decOurNumbers(v any) (any, bool) {
 	switch v := v.(type) {
 	case json.Number:
+		// The rule: float64, as encoding/json reads it, unless that loses
+		// the digits written: an integer float64 holds inexactly or writes
+		// back otherwise, or a fraction float64 makes whole.
 		s := string(v)
 		f, err := strconv.ParseFloat(s, 64)
+		exact, _ := new(big.Rat).SetString(s)
 		if strings.ContainsAny(s, ".eE") {
+			if err == nil && f == math.Trunc(f) && !exact.IsInt() {
+				return v, true
+			}
 			return f, err == nil
 		}
 		if err != nil {
 			return v, true
 		}
-		n, _ := new(big.Int).SetString(s, 10)
-		fi, acc := new(big.Float).SetFloat64(f).Int(nil)
-		if acc != big.Exact || fi.Cmp(n) != 0 {
+		fr, _ := new(big.Float).SetFloat64(f).Rat(nil)
+		if fr.Cmp(exact) != 0 || math.Abs(f) >= 1e21 || strconv.FormatFloat(f, 'f', -1, 64) != s {
 			return v, true
 		}
 		return f, true

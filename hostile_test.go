@@ -51,7 +51,7 @@ func answer[T any](t *testing.T, what string, f func() T) T {
 	}
 }
 
-type result struct {
+type answered struct {
 	out any
 	err error
 }
@@ -148,9 +148,9 @@ func TestHostileNesting(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := answer(t, tt.name, func() result {
+			r := answer(t, tt.name, func() answered {
 				out, err := tt.opts.ToDeclared(tt.in, tt.declared)
-				return result{out, err}
+				return answered{out, err}
 			})
 			wantErr(t, fmt.Sprintf("ToDeclared(%.40v..., %q)", tt.in, tt.declared), r.err, tt.sentinels...)
 			if s, ok := tt.in.(string); ok && !sameString(r.out, s) {
@@ -174,9 +174,9 @@ func TestHostileNestingInSchema(t *testing.T) {
 	deepObject := nested(`{"a":`, "1", "}", hostileDepth)
 	for _, text := range []string{deepArray, strings.Repeat("[", hostileDepth) + "]"} {
 		args := map[string]any{"p": text, "q": deepObject, "n": "5"}
-		r := answer(t, "Coerce", func() result {
+		r := answer(t, "Coerce", func() answered {
 			out, err := s.Coerce(args)
-			return result{out, err}
+			return answered{out, err}
 		})
 		wantErr(t, "Coerce", r.err, ErrLimit, ErrSyntax)
 		got := r.out.(map[string]any)
@@ -193,9 +193,9 @@ func TestHostileNestingInSchema(t *testing.T) {
 
 		// The same text raw, as JSON values: the arguments cannot be read.
 		raw := []byte(`{"n": "5", "p": ` + text + `}`)
-		rj := answer(t, "CoerceJSON raw", func() result {
+		rj := answer(t, "CoerceJSON raw", func() answered {
 			out, err := s.CoerceJSON(raw)
-			return result{out, err}
+			return answered{out, err}
 		})
 		wantErr(t, "CoerceJSON raw", rj.err, ErrLimit, ErrSyntax)
 		if out := rj.out.([]byte); unsafe.SliceData(out) != unsafe.SliceData(raw) {
@@ -204,9 +204,9 @@ func TestHostileNestingInSchema(t *testing.T) {
 
 		// As JSON strings holding that text: the parameter fails.
 		quoted := []byte(`{"n": "5", "p": ` + strconv.Quote(text) + `}`)
-		rq := answer(t, "CoerceJSON quoted", func() result {
+		rq := answer(t, "CoerceJSON quoted", func() answered {
 			out, err := s.CoerceJSON(quoted)
-			return result{out, err}
+			return answered{out, err}
 		})
 		wantErr(t, "CoerceJSON quoted", rq.err, ErrLimit, ErrSyntax)
 		var decoded map[string]any
@@ -229,9 +229,9 @@ func TestHostileNestingInSchema(t *testing.T) {
 	for range hostileDepth {
 		head = map[string]any{"next": head}
 	}
-	r := answer(t, "Coerce recursive", func() result {
+	r := answer(t, "Coerce recursive", func() answered {
 		out, err := rec.Coerce(map[string]any{"head": head})
-		return result{out, err}
+		return answered{out, err}
 	})
 	wantErr(t, "Coerce recursive", r.err, ErrLimit)
 }
@@ -304,9 +304,9 @@ func runNumberCases(t *testing.T, tests []numberCase) {
 	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := answer(t, tt.name, func() result {
+			r := answer(t, tt.name, func() answered {
 				out, err := tt.opts.ToDeclared(tt.in, tt.declared)
-				return result{out, err}
+				return answered{out, err}
 			})
 			what := fmt.Sprintf("ToDeclared(%.40v, %q)", tt.in, tt.declared)
 			if tt.sentinel != nil && (tt.want == nil || r.err != nil) {
@@ -353,9 +353,9 @@ func TestHostileNonFinite(t *testing.T) {
 	}
 	for _, v := range values {
 		for _, declared := range []string{"string", "number", "integer", "number | null", "list[str]", "boolean"} {
-			r := answer(t, "ToDeclared", func() result {
+			r := answer(t, "ToDeclared", func() answered {
 				out, err := ToDeclared(v, declared)
-				return result{out, err}
+				return answered{out, err}
 			})
 			what := fmt.Sprintf("ToDeclared(%T(%v), %q)", v, v, declared)
 			wantErr(t, what, r.err, ErrKind)
@@ -365,9 +365,9 @@ func TestHostileNonFinite(t *testing.T) {
 		}
 		// Inside a value that must become JSON text.
 		for _, in := range []any{map[string]any{"x": v}, []any{1, v}, map[string]any{"a": []any{v}}} {
-			r := answer(t, "ToDeclared", func() result {
+			r := answer(t, "ToDeclared", func() answered {
 				out, err := ToDeclared(in, "string")
-				return result{out, err}
+				return answered{out, err}
 			})
 			wantErr(t, fmt.Sprintf("ToDeclared(%v, string)", in), r.err, ErrKind)
 			if !identical(r.out, in) {
@@ -428,9 +428,9 @@ func TestHostileCycles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := answer(t, tt.name, func() result {
+			r := answer(t, tt.name, func() answered {
 				out, err := ToDeclared(tt.in, tt.declared)
-				return result{out, err}
+				return answered{out, err}
 			})
 			if tt.sentinels != nil {
 				wantErr(t, tt.name, r.err, tt.sentinels...)
@@ -450,9 +450,9 @@ func TestHostileCycles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := answer(t, "Coerce", func() result {
+	r := answer(t, "Coerce", func() answered {
 		out, err := s.Coerce(map[string]any{"m": cyclicMap, "n": "1"})
-		return result{out, err}
+		return answered{out, err}
 	})
 	wantErr(t, "Coerce cyclic", r.err, ErrLimit)
 	if got := r.out.(map[string]any); got["n"] != float64(1) || !identical(got["m"], cyclicMap) {
@@ -495,9 +495,9 @@ func TestHostileText(t *testing.T) {
 	for _, c := range loadHostile(t) {
 		t.Run(c.ID, func(t *testing.T) {
 			text := unhex(t, c.Text)
-			r := answer(t, c.ID, func() result {
+			r := answer(t, c.ID, func() answered {
 				out, err := ToDeclared(text, c.Declared)
-				return result{out, err}
+				return answered{out, err}
 			})
 			what := fmt.Sprintf("ToDeclared(%q, %q) (%s)", text, c.Declared, c.Why)
 			if sentinels, ok := hostileWants[c.Want]; ok {
@@ -629,9 +629,9 @@ func bigIntArray(size int) (string, int) {
 
 func TestHostileLargeArray(t *testing.T) {
 	text, n := bigIntArray(8 << 20)
-	r := answer(t, "8 MB list[int]", func() result {
+	r := answer(t, "8 MB list[int]", func() answered {
 		out, err := ToDeclared(text, "list[int]")
-		return result{out, err}
+		return answered{out, err}
 	})
 	if r.err != nil {
 		t.Fatalf("ToDeclared(8 MB, list[int]): %.300v", r.err)
@@ -654,9 +654,9 @@ func TestHostileLargeArray(t *testing.T) {
 		{len(text), nil},
 		{1, ErrLimit},
 	} {
-		r := answer(t, "MaxSize", func() result {
+		r := answer(t, "MaxSize", func() answered {
 			out, err := Options{MaxSize: tt.max}.ToDeclared(text, "list[int]")
-			return result{out, err}
+			return answered{out, err}
 		})
 		switch {
 		case tt.sentinel != nil:
@@ -670,9 +670,9 @@ func TestHostileLargeArray(t *testing.T) {
 	}
 
 	// Writing JSON text is bounded too.
-	r = answer(t, "MaxSize encode", func() result {
+	r = answer(t, "MaxSize encode", func() answered {
 		out, err := Options{MaxSize: 1 << 20}.ToDeclared(list, "string")
-		return result{out, err}
+		return answered{out, err}
 	})
 	wantErr(t, "MaxSize encode", r.err, ErrLimit)
 }
@@ -698,9 +698,9 @@ func TestHostileHugeString(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			text := tt.text()
-			r := answer(t, tt.name, func() result {
+			r := answer(t, tt.name, func() answered {
 				out, err := ToDeclared(text, tt.declared)
-				return result{out, err}
+				return answered{out, err}
 			})
 			wantErr(t, tt.name, r.err, ErrKind)
 			if !sameString(r.out, text) {
@@ -809,9 +809,9 @@ func checkHostileSchema(t *testing.T, schema []byte, sentinels []error) {
 		"p": "[[[[1]]]]", "e": "2.5",
 	}
 	before := deepCopy(args)
-	r := answer(t, "Coerce", func() result {
+	r := answer(t, "Coerce", func() answered {
 		out, err := c.s.Coerce(args)
-		return result{out, err}
+		return answered{out, err}
 	})
 	if r.err != nil {
 		checkErrorContract(t, r.err)
@@ -820,9 +820,9 @@ func checkHostileSchema(t *testing.T, schema []byte, sentinels []error) {
 		t.Errorf("Coerce mutated its input")
 	}
 	text, _ := json.Marshal(args)
-	rj := answer(t, "CoerceJSON", func() result {
+	rj := answer(t, "CoerceJSON", func() answered {
 		out, err := c.s.CoerceJSON(text)
-		return result{out, err}
+		return answered{out, err}
 	})
 	if rj.err != nil {
 		checkErrorContract(t, rj.err)
@@ -983,9 +983,9 @@ func TestHostileTypeExpressions(t *testing.T) {
 				t.Errorf("ParseType = %v, want nil on error", p.typ)
 			}
 			in := map[string]any{"a": 1}
-			r := answer(t, "ToDeclared", func() result {
+			r := answer(t, "ToDeclared", func() answered {
 				out, err := ToDeclared(in, tt.expr)
-				return result{out, err}
+				return answered{out, err}
 			})
 			wantErr(t, "ToDeclared", r.err, tt.sentinels...)
 			if !identical(r.out, in) {
@@ -1011,9 +1011,9 @@ func TestHostileTypeExpressions(t *testing.T) {
 		"tuple[" + strings.Repeat("int, ", n) + "str]",
 		nested("list[", "int", "]", 50),
 	} {
-		r := answer(t, "long expression", func() result {
+		r := answer(t, "long expression", func() answered {
 			out, err := ToDeclared("5", expr)
-			return result{out, err}
+			return answered{out, err}
 		})
 		if r.err != nil && !errors.Is(r.err, ErrKind) {
 			t.Errorf("ToDeclared(\"5\", %.30s... (%d bytes)): %.300v", expr, len(expr), r.err)

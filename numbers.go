@@ -237,11 +237,12 @@ func numberTraits(v any) (num, finite, whole bool) {
 	case float64:
 		return floatTraits(x)
 	case json.Number:
-		n, ok := scanNumeral(string(x))
-		if !ok {
+		// Only JSON number text is a number: "+5", " 5" or "007" could not
+		// be written as JSON as they are.
+		if !isJSONNumber(string(x)) {
 			return false, false, false
 		}
-		return true, true, n.whole()
+		return true, true, numberTextWhole(string(x))
 	case int, int64, int32, int16, int8, uint, uint64, uint32, uint16, uint8, uintptr:
 		return true, true, true
 	case float32:
@@ -321,4 +322,74 @@ func zeroOrOne(v any) (one, ok bool) {
 		return true, true
 	}
 	return false, false
+}
+
+// numberTextWhole reports whether valid JSON number text is a whole
+// number, judged on its digits, without allocating: the digits that the
+// exponent leaves after the point must all be zero.
+func numberTextWhole[T ~string | ~[]byte](text T) bool {
+	i := 0
+	if i < len(text) && text[i] == '-' {
+		i++
+	}
+	intStart := i
+	for i < len(text) && isDigit(text[i]) {
+		i++
+	}
+	intEnd := i
+	if i == len(text) {
+		return true // a plain integer
+	}
+	fracStart, fracEnd := i, i
+	if text[i] == '.' {
+		fracStart = i + 1
+		for i++; i < len(text) && isDigit(text[i]); i++ {
+		}
+		fracEnd = i
+	}
+	exp := 0
+	if i < len(text) { // exponent
+		i++
+		neg := false
+		if text[i] == '+' || text[i] == '-' {
+			neg = text[i] == '-'
+			i++
+		}
+		for ; i < len(text); i++ {
+			if exp < maxExp {
+				exp = exp*10 + int(text[i]-'0')
+			}
+		}
+		if neg {
+			exp = -exp
+		}
+	}
+	// Digits after the point once the exponent has moved it: the last
+	// len(frac)-exp digits of int+frac.
+	nInt, nFrac := intEnd-intStart, fracEnd-fracStart
+	after := nFrac - exp
+	if after <= 0 {
+		return true
+	}
+	for k := max(nInt+nFrac-after, 0); k < nInt+nFrac; k++ {
+		var c byte
+		if k < nInt {
+			c = text[intStart+k]
+		} else {
+			c = text[fracStart+k-nInt]
+		}
+		if c != '0' {
+			return false
+		}
+	}
+	return true
+}
+
+// isJSONNumber reports whether s is exactly one JSON number.
+func isJSONNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	end, _, err := scanJSONNumber(s, 0)
+	return err == nil && end == len(s)
 }

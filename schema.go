@@ -2,11 +2,15 @@ package coerce
 
 import (
 	"encoding/json"
+	"errors"
 	"maps"
+	"math/bits"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A Schema gives the declared type of each parameter of an argument set:
@@ -20,12 +24,7 @@ type Schema struct {
 }
 
 func newSchema(root *Type, o Options) *Schema {
-	params := paramsType(root)
-	markInts(root)
-	if params != nil {
-		markInts(params)
-	}
-	return &Schema{root: root, params: params, opts: o}
+	return &Schema{root: root, params: paramsType(root), opts: o}
 }
 
 // paramsType is the object type that gives each parameter its type: the
@@ -97,7 +96,15 @@ func (o Options) ParseSchema(jsonSchema []byte) (*Schema, error) {
 		e.Detail = "schema is not JSON: " + e.Detail
 		return nil, e
 	}
-	c := compiler{doc: doc, refs: map[string]*Type{}, open: map[*Type]bool{}, merged: map[[2]*Type]*Type{}}
+	c := newCompiler(doc)
+	if root, ok := doc.(map[string]any); ok {
+		// Before draft 2019-09, keywords beside $ref are ignored; a
+		// document says which draft it follows at its root.
+		dialect, _ := root["$schema"].(string)
+		for _, old := range []string{"draft-07", "draft-06", "draft-05", "draft-04", "draft-03"} {
+			c.refAlone = c.refAlone || strings.Contains(dialect, old)
+		}
+	}
 	root := c.compile(doc, "", 0)
 	if c.err != nil {
 		return nil, c.err
@@ -118,19 +125,23 @@ func SchemaFromTypes(params map[string]string) (*Schema, error) {
 // each as an *Error whose Path names the parameter.
 func (o Options) SchemaFromTypes(params map[string]string) (*Schema, error) {
 	props := make(map[string]*Type, len(params))
-	var errs errList
+	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(params)) {
 		t, err := ParseType(params[name])
 		if err != nil {
 			e := err.(*Error)
 			e.Path = pointerToken(name)
-			errs.add(e)
+			errs = append(errs, e)
 			continue
 		}
 		props[name] = t
 	}
-	if err := errs.err(); err != nil {
-		return nil, err
+	switch len(errs) {
+	case 0:
+	case 1:
+		return nil, errs[0]
+	default:
+		return nil, errors.Join(errs...)
 	}
 	return newSchema(&Type{kind: typeObject, props: props, name: "object"}, o), nil
 }
@@ -176,24 +187,82 @@ func (s *Schema) Lookup(param string) (*Type, bool) {
 // that cannot stay exactly as they were, and the error joins one *Error per
 // failure, each with its JSON Pointer (e.g. "/tasks/0/id").
 func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
-	if s.params == nil || s.params.props == nil && s.params.rest.isAny() {
+	if s.params == nil || !s.params.constrains() {
 		return args, nil
 	}
-	w := newWalker(s.opts)
-	out, _ := w.members(args, s.params, 0, false)
-	w.report()
-	return out, w.errs.err()
+	f := newFitter(s.opts)
+	fits := true
+	for k, v := range args {
+		if fits = f.fit(v, s.params.field(k), 1); !fits {
+			break
+		}
+	}
+	if fits {
+		return args, nil
+	}
+	w := getWalker(s.opts)
+	defer w.release()
+	out, copied := args, false
+	var fail *failure
+	var chg *changes
+	for k, v := range args {
+		ft := s.params.field(k)
+		if ft.isAny() {
+			continue
+		}
+		r := w.one(v, ft, 1, false)
+		if w.limit != nil {
+			e := *w.limit
+			if w.stopAll {
+				e.Declared, e.Value = "object", args
+				return args, &e
+			}
+			e.Declared, e.Value = ft.String(), v
+			w.limit = nil
+			r = result{state: failed, fail: leafFailure(e)}
+		}
+		at := child{key: k, index: -1}
+		switch r.state {
+		case failed:
+			if fail == nil {
+				fail = &failure{}
+			}
+			fail.kids = append(fail.kids, failKid{at, r.fail})
+		case converted:
+			if !copied {
+				out, copied = maps.Clone(args), true // the caller's map stays as it was
+			}
+			out[k] = r.out
+			if r.chg != nil {
+				if chg == nil {
+					chg = &changes{}
+				}
+				chg.kids = append(chg.kids, changeKid{at, r.chg})
+			}
+		}
+	}
+	w.report(chg, "")
+	if fail != nil {
+		return out, render(fail, "")
+	}
+	return out, nil
 }
 
 // compiler turns a decoded JSON Schema into Types. It records the first
 // error and then stops descending.
 type compiler struct {
-	doc     any
-	refs    map[string]*Type   // $ref targets by reference
-	open    map[*Type]bool     // placeholders whose definition is not compiled in yet
-	aliases [][2]*Type         // placeholders whose definition is another open one
-	merged  map[[2]*Type]*Type // merge results by operands, placeholders while merging
-	err     *Error
+	doc      any
+	refAlone bool               // draft-07 and older: $ref ignores the keywords beside it
+	refs     map[string]*Type   // $ref targets by reference
+	open     map[*Type]bool     // placeholders whose definition is not compiled in yet
+	aliases  [][2]*Type         // placeholders whose definition is another open one
+	merged   map[[2]*Type]*Type // merge results by operands, placeholders while merging
+	discs    []discriminator    // OpenAPI discriminators, applied once refs are filled
+	err      *Error
+}
+
+func newCompiler(doc any) *compiler {
+	return &compiler{doc: doc, refs: map[string]*Type{}, open: map[*Type]bool{}, merged: map[[2]*Type]*Type{}}
 }
 
 // maxSchemaDepth bounds the nesting of subschemas, which the compiler
@@ -222,6 +291,10 @@ func (c *compiler) compile(node any, at string, depth int) *Type {
 		return c.fail(at, ErrSyntax, "a schema is an object or a boolean")
 	}
 
+	if ref, ok := n["$ref"]; ok && c.refAlone {
+		s, _ := ref.(string)
+		return c.ref(s, at+"/$ref", depth)
+	}
 	t := c.ownType(n, at, depth)
 	if all, ok := n["allOf"]; ok {
 		for i, sub := range c.list(all, at+"/allOf") {
@@ -238,18 +311,43 @@ func (c *compiler) compile(node any, at string, depth int) *Type {
 			continue
 		}
 		var members []*Type
-		for i, sub := range c.list(alts, at+"/"+key) {
+		subs := c.list(alts, at+"/"+key)
+		for i, sub := range subs {
 			// The keywords beside anyOf narrow each alternative.
 			members = append(members, c.merge(t, c.compile(sub, at+"/"+key+"/"+strconv.Itoa(i), depth+1), 0))
 		}
 		if len(members) > 0 {
 			t = newUnion(members)
+			c.noteDiscriminator(n, t, subs, members)
 		}
 	}
 	if nullable, _ := n["nullable"].(bool); nullable && !anyish(t) {
 		t = newUnion([]*Type{t, nullType})
 	}
+	if values, ok := enumOf(n); ok {
+		t = withEnum(t, values)
+	}
 	return t
+}
+
+// enumOf returns the values a schema allows by const or enum.
+func enumOf(n map[string]any) ([]any, bool) {
+	if v, ok := n["const"]; ok {
+		return []any{v}, true
+	}
+	values, ok := n["enum"].([]any)
+	return values, ok
+}
+
+// withEnum is t allowing only values, for choosing among union members:
+// a copy, since t may be shared.
+func withEnum(t *Type, values []any) *Type {
+	if t.kind == typeAny || len(values) == 0 {
+		return t // any is shared, and placeholders are filled later
+	}
+	c := *t
+	c.enum, c.exact = values, false
+	return &c
 }
 
 func (c *compiler) list(v any, at string) []any {
@@ -267,10 +365,6 @@ func (c *compiler) ownType(n map[string]any, at string, depth int) *Type {
 	switch tv := n["type"].(type) {
 	case nil:
 		switch {
-		case has(n, "properties", "additionalProperties"):
-			names = []string{"object"}
-		case has(n, "items", "prefixItems"):
-			names = []string{"array"}
 		case has(n, "const"):
 			return inferType([]any{n["const"]})
 		case has(n, "enum"):
@@ -279,9 +373,8 @@ func (c *compiler) ownType(n map[string]any, at string, depth int) *Type {
 				return c.fail(at+"/enum", ErrSyntax, "enum must be an array")
 			}
 			return inferType(values)
-		default:
-			return anyType
 		}
+		return c.looseType(n, at, depth)
 	case string:
 		names = []string{tv}
 	case []any:
@@ -314,6 +407,37 @@ func (c *compiler) ownType(n map[string]any, at string, depth int) *Type {
 	return newUnion(alts)
 }
 
+// looseType is what a schema without type declares: its object keywords
+// apply to objects and its array keywords to arrays, but they do not make
+// other kinds wrong ({"properties": ...} accepts 12 and "[1]" as they are),
+// so the type is a union of the kinds the keywords constrain with every
+// other kind, unconstrained.
+func (c *compiler) looseType(n map[string]any, at string, depth int) *Type {
+	obj := has(n, "properties", "additionalProperties", "patternProperties", "required")
+	arr := has(n, "items", "prefixItems", "additionalItems")
+	if !obj && !arr {
+		return anyType
+	}
+	alts := []*Type{nullType, booleanType, numberType, stringType, arrayType, objectType}
+	if arr {
+		alts[4] = c.arrayType(n, at, depth)
+	}
+	if obj {
+		alts[5] = c.objectType(n, at, depth)
+	}
+	if !alts[4].constrains() && !alts[5].constrains() && !alts[5].keyed {
+		return anyType
+	}
+	u := newUnion(alts)
+	u.name = "any"
+	if obj {
+		u.name = alts[5].name
+	} else if arr {
+		u.name = alts[4].name
+	}
+	return u
+}
+
 func has(n map[string]any, keys ...string) bool {
 	for _, k := range keys {
 		if _, ok := n[k]; ok {
@@ -324,30 +448,54 @@ func has(n map[string]any, keys ...string) bool {
 }
 
 func (c *compiler) objectType(n map[string]any, at string, depth int) *Type {
-	var props map[string]*Type
+	t := &Type{kind: typeObject, name: "object"}
 	if p, ok := n["properties"]; ok {
 		pm, ok := p.(map[string]any)
 		if !ok {
 			return c.fail(at+"/properties", ErrSyntax, "properties must be an object")
 		}
-		props = make(map[string]*Type, len(pm))
+		t.props = make(map[string]*Type, len(pm))
 		for _, name := range slices.Sorted(maps.Keys(pm)) { // sorted: the same schema, the same first error
-			props[name] = c.compile(pm[name], at+"/properties"+pointerToken(name), depth+1)
+			pt := c.compile(pm[name], at+"/properties"+pointerToken(name), depth+1)
+			t.props[name] = pt
+			t.keyed = t.keyed || pt.enum != nil
 		}
 	}
-	var rest *Type
-	if ap, ok := n["additionalProperties"]; ok {
-		if _, isBool := ap.(bool); !isBool { // false forbids, true allows: either way any, for coercion
-			rest = c.compile(ap, at+"/additionalProperties", depth+1)
+	if p, ok := n["patternProperties"]; ok {
+		pm, ok := p.(map[string]any)
+		if !ok {
+			return c.fail(at+"/patternProperties", ErrSyntax, "patternProperties must be an object")
+		}
+		t.patterns = &patterns{}
+		for _, expr := range slices.Sorted(maps.Keys(pm)) {
+			pt := c.compile(pm[expr], at+"/patternProperties"+pointerToken(expr), depth+1)
+			t.patterns.add(expr, pt)
 		}
 	}
-	if props == nil {
-		return newDict(rest)
+	switch ap := n["additionalProperties"].(type) {
+	case nil:
+	case bool: // true allows anything; false forbids, which only tells union members apart
+		t.closed = !ap
+	default:
+		if rest := c.compile(ap, at+"/additionalProperties", depth+1); !anyish(rest) {
+			t.rest = rest
+		}
 	}
-	if anyish(rest) {
-		rest = nil
+	if req, ok := n["required"].([]any); ok {
+		for _, k := range req {
+			if s, ok := k.(string); ok {
+				t.required = append(t.required, s)
+			}
+		}
 	}
-	return &Type{kind: typeObject, props: props, rest: rest, name: "object"}
+	t.keyed = t.keyed || t.closed || len(t.required) > 0
+	switch {
+	case t.props == nil && t.patterns == nil && !t.keyed:
+		return newDict(t.rest)
+	case t.keyed || t.patterns != nil:
+		t.exact = false
+	}
+	return t
 }
 
 func (c *compiler) arrayType(n map[string]any, at string, depth int) *Type {
@@ -434,6 +582,9 @@ func (c *compiler) finish(root *Type) {
 		if c.open[a[0]] {
 			c.fill(a[0], anyType)
 		}
+	}
+	for _, d := range c.discs {
+		d.apply()
 	}
 	for _, t := range reachable(root) {
 		if t.kind == typeUnion {
@@ -654,7 +805,8 @@ func (c *compiler) mergeKinds(a, b *Type, depth int) *Type {
 		return nil
 	case a.kind == typeObject:
 		props := maps.Clone(a.props)
-		for k, bt := range b.props {
+		for _, k := range slices.Sorted(maps.Keys(b.props)) {
+			bt := b.props[k]
 			if props == nil {
 				props = map[string]*Type{}
 			}
@@ -664,14 +816,25 @@ func (c *compiler) mergeKinds(a, b *Type, depth int) *Type {
 				props[k] = bt
 			}
 		}
-		rest := c.merge(orAny(a.rest), orAny(b.rest), depth+1)
-		if props == nil {
-			return newDict(rest)
+		t := &Type{kind: typeObject, props: props, name: "object",
+			patterns: a.patterns.join(b.patterns),
+			required: slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(a.required), b.required...)))),
+			// Each side's additionalProperties: false only speaks of its own
+			// properties; the merge closes only where both did, which errs
+			// on the side of more candidates.
+			closed: a.closed && b.closed,
 		}
-		if anyish(rest) {
-			rest = nil
+		if rest := c.merge(orAny(a.rest), orAny(b.rest), depth+1); !anyish(rest) {
+			t.rest = rest
 		}
-		return &Type{kind: typeObject, props: props, rest: rest, name: "object"}
+		for _, p := range t.props {
+			t.keyed = t.keyed || p.enum != nil
+		}
+		t.keyed = t.keyed || t.closed || len(t.required) > 0
+		if t.props == nil && t.patterns == nil && !t.keyed {
+			return newDict(t.rest)
+		}
+		return t
 	case a.kind == typeArray:
 		elem := c.merge(orAny(a.elem), orAny(b.elem), depth+1)
 		if len(a.prefix) == 0 && len(b.prefix) == 0 {
@@ -691,4 +854,168 @@ func orAny(t *Type) *Type {
 		return anyType
 	}
 	return t
+}
+
+// patterns are the patternProperties of an object type. A key's type is
+// that of every pattern it matches and of its property, merged; a key no
+// pattern and no property claims gets additionalProperties' type.
+type patterns struct {
+	list   []pattern
+	broken bool // a pattern RE2 cannot compile: any key might match it
+
+	mu     sync.Mutex
+	merged map[uint64]*Type // types of keys that match several, by match set
+}
+
+type pattern struct {
+	expr string
+	re   *regexp.Regexp
+	t    *Type
+}
+
+// maxPatterns bounds the patterns whose matches are told apart; the
+// others count as broken, which makes keys looser, never stricter.
+const maxPatterns = 63
+
+// add compiles a pattern. JSON Schema patterns are ECMA-262 regular
+// expressions; RE2 reads the common ones alike and refuses the rest
+// (lookaround, backreferences), whose keys then count as any.
+func (p *patterns) add(expr string, t *Type) {
+	re, err := regexp.Compile(expr)
+	if err != nil || len(p.list) == maxPatterns {
+		p.broken = true
+		return
+	}
+	p.list = append(p.list, pattern{expr, re, t})
+}
+
+// match returns the set of patterns key matches, one bit each.
+func (p *patterns) match(key string) uint64 {
+	var m uint64
+	for i := range p.list {
+		if p.list[i].re.MatchString(key) {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
+// join is the patterns of a merged object type: both sides' apply.
+func (p *patterns) join(q *patterns) *patterns {
+	switch {
+	case p == nil:
+		return q
+	case q == nil:
+		return p
+	}
+	j := &patterns{broken: p.broken || q.broken}
+	for _, l := range [][]pattern{p.list, q.list} {
+		for _, e := range l {
+			j.add(e.expr, e.t)
+		}
+	}
+	return j
+}
+
+const inProps = 1 << 63 // in a match set: the key is also a property
+
+// field is Type.field for a type with patterns.
+func (p *patterns) field(t *Type, key string) *Type {
+	m := p.match(key)
+	pt, ok := t.props[key]
+	switch {
+	case m == 0 && ok:
+		return pt
+	case m == 0 && p.broken:
+		return anyType // the broken pattern may claim it
+	case m == 0:
+		return t.rest
+	case !ok && m&(m-1) == 0:
+		return p.list[bits.TrailingZeros64(m)].t
+	}
+	if ok {
+		m |= inProps
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if f, ok := p.merged[m]; ok {
+		return f
+	}
+	c := newCompiler(nil)
+	f := orAny(pt)
+	for i := range p.list {
+		if m&(1<<i) != 0 {
+			f = c.merge(f, p.list[i].t, 0)
+		}
+	}
+	if len(p.merged) < 256 { // a hostile stream of keys cannot grow it without end
+		if p.merged == nil {
+			p.merged = map[uint64]*Type{}
+		}
+		p.merged[m] = f
+	}
+	return f
+}
+
+// A discriminator is OpenAPI's: the value of one property names the
+// member of a oneOf or anyOf, through a mapping to $refs or by the name of
+// the referenced schema. It becomes a const on that property in a copy of
+// each member, which then chooses the member like any other const.
+type discriminator struct {
+	union  *Type
+	prop   string
+	values map[*Type][]any // member (as compiled) → the values naming it
+}
+
+// noteDiscriminator records the discriminator of schema n, whose oneOf or
+// anyOf subschemas subs compiled into members of union t.
+func (c *compiler) noteDiscriminator(n map[string]any, t *Type, subs []any, members []*Type) {
+	d, _ := n["discriminator"].(map[string]any)
+	prop, _ := d["propertyName"].(string)
+	if prop == "" || t.kind != typeUnion {
+		return
+	}
+	mapping, _ := d["mapping"].(map[string]any)
+	disc := discriminator{union: t, prop: prop, values: map[*Type][]any{}}
+	for i, sub := range subs {
+		sm, _ := sub.(map[string]any)
+		ref, _ := sm["$ref"].(string)
+		if ref == "" || i >= len(members) {
+			continue
+		}
+		var values []any
+		for _, v := range slices.Sorted(maps.Keys(mapping)) {
+			if mapping[v] == ref {
+				values = append(values, v)
+			}
+		}
+		if len(values) == 0 { // implicit: the schema's name
+			values = []any{ref[strings.LastIndexByte(ref, '/')+1:]}
+		}
+		disc.values[members[i]] = values
+	}
+	c.discs = append(c.discs, disc)
+}
+
+// apply replaces the union's members by copies whose discriminating
+// property must hold one of the values naming them.
+func (d discriminator) apply() {
+	for i, m := range d.union.members {
+		values, ok := d.values[m]
+		if !ok || m.kind != typeObject {
+			continue
+		}
+		c := *m
+		c.props = maps.Clone(m.props)
+		if c.props == nil {
+			c.props = map[string]*Type{}
+		}
+		c.props[d.prop] = withEnum(orAny(m.props[d.prop]), values)
+		if c.props[d.prop].kind == typeAny {
+			c.props[d.prop] = withEnum(stringType, values)
+		}
+		c.required = append(slices.Clone(m.required), d.prop)
+		c.keyed, c.exact = true, false
+		d.union.members[i] = &c
+	}
 }

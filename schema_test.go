@@ -316,9 +316,17 @@ func TestSchemaKeywords(t *testing.T) {
 			want:   `{"opts": {"depth": 2, "extra": "x"}}`,
 		},
 		{
-			name:   "properties/without type is an object",
+			// Keywords without type apply to their kind without excluding
+			// the others: these strings are valid as they are.
+			name:   "properties/without type do not restrict the kind",
 			schema: `{"type": "object", "properties": {"filter": {"properties": {"limit": {"type": "integer"}}}, "ids": {"items": {"type": "integer"}}}}`,
 			args:   `{"filter": "{\"limit\": \"5\"}", "ids": "[\"1\"]"}`,
+			want:   `{"filter": "{\"limit\": \"5\"}", "ids": "[\"1\"]"}`,
+		},
+		{
+			name:   "properties/without type still convert their own kind",
+			schema: `{"type": "object", "properties": {"filter": {"properties": {"limit": {"type": "integer"}}}, "ids": {"items": {"type": "integer"}}}}`,
+			args:   `{"filter": {"limit": "5"}, "ids": ["1"]}`,
 			want:   `{"filter": {"limit": 5}, "ids": [1]}`,
 		},
 		{

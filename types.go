@@ -2,7 +2,6 @@ package coerce
 
 import (
 	"encoding/json"
-	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -120,15 +119,23 @@ func (k typeKind) valueKind() kind {
 // property or member types. Types come from ParseType and from schemas; they
 // are immutable and safe for concurrent use.
 type Type struct {
-	kind    typeKind
-	members []*Type          // typeUnion: two or more alternatives, none a union, none any
-	prefix  []*Type          // typeArray: types of the leading elements (tuple, prefixItems)
-	elem    *Type            // typeArray: type of the other elements; nil is any
-	props   map[string]*Type // typeObject: types of named properties
-	rest    *Type            // typeObject: type of the other properties' values; nil is any
-	name    string           // canonical form, for String and error messages
-	exact   bool             // name describes the type entirely (false for objects with properties)
-	ints    bool             // integer is declared here or anywhere below
+	kind     typeKind
+	members  []*Type          // typeUnion: two or more alternatives, none a union, none any
+	prefix   []*Type          // typeArray: types of the leading elements (tuple, prefixItems)
+	elem     *Type            // typeArray: type of the other elements; nil is any
+	props    map[string]*Type // typeObject: types of named properties
+	patterns *patterns        // typeObject: patternProperties; nil if none
+	rest     *Type            // typeObject: type of the other properties' values; nil is any
+	name     string           // canonical form, for String and error messages
+	exact    bool             // name describes the type entirely (false for objects with properties)
+
+	// The discriminating keywords of a JSON Schema: they never make a
+	// value fail, they only choose among the members of a union (see
+	// walker.choose).
+	required []string // typeObject: keys a value must have
+	closed   bool     // typeObject: no keys but props and patterns' (additionalProperties: false)
+	enum     []any    // any kind: the values allowed (const, enum), as the schema decodes them
+	keyed    bool     // typeObject: required, closed or a property with enum is set
 }
 
 // Predeclared types: shared so that the common declarations allocate nothing.
@@ -136,7 +143,7 @@ var (
 	anyType     = &Type{kind: typeAny, name: "any", exact: true}
 	nullType    = &Type{kind: typeNull, name: "null", exact: true}
 	booleanType = &Type{kind: typeBoolean, name: "boolean", exact: true}
-	integerType = &Type{kind: typeInteger, name: "integer", exact: true, ints: true}
+	integerType = &Type{kind: typeInteger, name: "integer", exact: true}
 	numberType  = &Type{kind: typeNumber, name: "number", exact: true}
 	stringType  = &Type{kind: typeString, name: "string", exact: true}
 	arrayType   = &Type{kind: typeArray, name: "array", exact: true}
@@ -177,12 +184,37 @@ func (t *Type) Members() []*Type {
 // isAny reports whether every value conforms to t; a nil *Type is any.
 func (t *Type) isAny() bool { return t == nil || t.kind == typeAny }
 
-// field is the declared type of property key of an object type.
+// field is the declared type of property key of an object type: its
+// property's, the patterns' it matches, or else the rest's.
 func (t *Type) field(key string) *Type {
+	if t.patterns != nil {
+		return t.patterns.field(t, key)
+	}
 	if f, ok := t.props[key]; ok {
 		return f
 	}
 	return t.rest
+}
+
+// known reports whether key is a property or matches a pattern, as
+// additionalProperties: false asks.
+func (t *Type) known(key string) bool {
+	if _, ok := t.props[key]; ok {
+		return true
+	}
+	return t.patterns != nil && t.patterns.match(key) != 0
+}
+
+// constrains reports whether an object or array type says anything about
+// its members; one that does not is fitted by kind alone.
+func (t *Type) constrains() bool {
+	switch t.kind {
+	case typeObject:
+		return t.props != nil || t.patterns != nil || !t.rest.isAny()
+	case typeArray:
+		return len(t.prefix) > 0 || !t.elem.isAny()
+	}
+	return false
 }
 
 // item is the declared type of element i of an array type.
@@ -211,6 +243,11 @@ func (t *Type) each(f func(*Type)) {
 	for _, p := range t.props {
 		f(p)
 	}
+	if t.patterns != nil {
+		for _, p := range t.patterns.list {
+			f(p.t)
+		}
+	}
 }
 
 // reachable lists t and every type below it, once each, through cycles.
@@ -228,26 +265,6 @@ func reachable(t *Type) []*Type {
 	return all
 }
 
-// markInts sets ints on the types of a finished graph, which references can
-// make cyclic: a type declares integers if it is integer or any type below
-// it does. Only fresh types change; the predeclared ones are already right.
-func markInts(root *Type) {
-	all := reachable(root)
-	for changed := true; changed; {
-		changed = false
-		for _, t := range all {
-			if t.ints {
-				continue
-			}
-			t.each(func(c *Type) {
-				if c.ints && !t.ints {
-					t.ints, changed = true, true
-				}
-			})
-		}
-	}
-}
-
 // anyish is isAny for types under construction: only the shared anyType
 // (and nil) is any there, because a schema's $ref placeholder looks like any
 // until the definition it stands for is compiled into it.
@@ -257,28 +274,28 @@ func newList(elem *Type) *Type {
 	if anyish(elem) {
 		return arrayType
 	}
-	return &Type{kind: typeArray, elem: elem, name: "list[" + elem.name + "]", exact: elem.exact, ints: elem.ints}
+	return &Type{kind: typeArray, elem: elem, name: "list[" + elem.name + "]", exact: elem.exact}
 }
 
 func newDict(value *Type) *Type {
 	if anyish(value) {
 		return objectType
 	}
-	return &Type{kind: typeObject, rest: value, name: "dict[string, " + value.name + "]", exact: value.exact, ints: value.ints}
+	return &Type{kind: typeObject, rest: value, name: "dict[string, " + value.name + "]", exact: value.exact}
 }
 
 func newTuple(items []*Type, rest *Type) *Type {
 	names := make([]string, len(items))
-	exact, ints := anyish(rest), !anyish(rest) && rest.ints
+	exact := anyish(rest)
 	for i, it := range items {
 		if it == nil {
 			it = anyType
 			items[i] = it
 		}
 		names[i] = it.name
-		exact, ints = exact && it.exact, ints || it.ints
+		exact = exact && it.exact
 	}
-	return &Type{kind: typeArray, prefix: items, elem: rest, name: "tuple[" + strings.Join(names, ", ") + "]", exact: exact, ints: ints}
+	return &Type{kind: typeArray, prefix: items, elem: rest, name: "tuple[" + strings.Join(names, ", ") + "]", exact: exact}
 }
 
 // newUnion flattens nested unions and drops repeated members; a union with
@@ -306,12 +323,12 @@ func newUnion(alts []*Type) *Type {
 		return members[0]
 	}
 	names := make([]string, len(members))
-	exact, ints := true, false
+	exact := true
 	for i, m := range members {
 		names[i] = m.name
-		exact, ints = exact && m.exact, ints || m.ints
+		exact = exact && m.exact
 	}
-	return &Type{kind: typeUnion, members: members, name: strings.Join(names, " | "), exact: exact, ints: ints}
+	return &Type{kind: typeUnion, members: members, name: strings.Join(names, " | "), exact: exact}
 }
 
 // ParseType parses a declared type. Names are case-insensitive and spaces
@@ -547,6 +564,9 @@ func (p *typeParser) term(depth int) *Type {
 		p.fail(ErrSyntax, name+" takes "+[]string{"", "one type argument", "two type arguments"}[want])
 		return nil
 	}
+	if base, ok := genericBase[name]; ok {
+		simple = base
+	}
 	switch simple {
 	case arrayType:
 		if name == "tuple" {
@@ -569,11 +589,20 @@ func (p *typeParser) term(depth int) *Type {
 	return newUnion(args) // union
 }
 
+// genericBase gives the kind of the generic names that are not type names
+// on their own: the collection types of Python's typing module.
+var genericBase = map[string]*Type{
+	"frozenset": arrayType, "sequence": arrayType, "iterable": arrayType, "collection": arrayType,
+	"mutablesequence": arrayType, "abstractset": arrayType, "mutableset": arrayType,
+	"mutablemapping": objectType,
+}
+
 // genericArity: the names that take type arguments, and how many (0: any
 // number, at least one).
 var genericArity = map[string]int{
 	"list": 1, "set": 1, "array": 1, "frozenset": 1, "sequence": 1, "tuple": 0,
-	"dict": 2, "mapping": 2, "map": 2, "object": 2,
+	"iterable": 1, "collection": 1, "mutablesequence": 1, "abstractset": 1, "mutableset": 1,
+	"dict": 2, "mapping": 2, "map": 2, "object": 2, "mutablemapping": 2,
 	"optional": 1, "union": 0,
 }
 
@@ -600,38 +629,41 @@ func (p *typeParser) goMapAhead() bool {
 	return false
 }
 
-// The cache of declared types for ToDeclared: a copy-on-write map read with
-// one atomic load, so that a hit costs a map lookup and no lock. It holds
-// only types that parsed, and at most maxCachedTypes of them, so that
-// hostile declarations cannot grow it without bound.
-const maxCachedTypes = 4096
+// The cache of declared types for ToDeclared. Declarations come from code
+// and configuration, so a program has few of them; but they may also come
+// from input, so the cache is bounded by what it keeps alive: at most
+// maxCachedTypes declarations of at most maxCachedTypeBytes bytes in all.
+// A parsed Type is about as large as its declaration, so bounding the text
+// bounds the memory. Beyond the bounds, declarations are parsed on every
+// call. It only grows, which is what sync.Map is for.
+const (
+	maxCachedTypes     = 4096
+	maxCachedTypeBytes = 1 << 20
+)
 
 var typeCache struct {
-	mu sync.Mutex
-	m  atomic.Pointer[map[string]*Type]
+	m            sync.Map // string → *Type
+	count, bytes atomic.Int64
 }
 
 func cachedType(expr string) (*Type, error) {
-	if m := typeCache.m.Load(); m != nil {
-		if t, ok := (*m)[expr]; ok {
-			return t, nil
-		}
+	if t, ok := typeCache.m.Load(expr); ok {
+		return t.(*Type), nil
 	}
 	t, err := ParseType(expr)
 	if err != nil {
 		return nil, err
 	}
-	typeCache.mu.Lock()
-	defer typeCache.mu.Unlock()
-	var old map[string]*Type
-	if m := typeCache.m.Load(); m != nil {
-		old = *m
+	// Reserve room first, so that concurrent misses cannot overshoot.
+	n, size := typeCache.count.Add(1), typeCache.bytes.Add(int64(len(expr)))
+	if n > maxCachedTypes || size > maxCachedTypeBytes {
+		typeCache.count.Add(-1)
+		typeCache.bytes.Add(-int64(len(expr)))
+		return t, nil
 	}
-	if len(old) < maxCachedTypes {
-		next := make(map[string]*Type, len(old)+1)
-		maps.Copy(next, old)
-		next[expr] = t
-		typeCache.m.Store(&next)
+	if _, loaded := typeCache.m.LoadOrStore(strings.Clone(expr), t); loaded {
+		typeCache.count.Add(-1)
+		typeCache.bytes.Add(-int64(len(expr)))
 	}
 	return t, nil
 }

@@ -1,0 +1,603 @@
+package coerce
+
+import (
+	"encoding/json"
+	"reflect"
+)
+
+// A fitter answers whether values already conform to types, allocating
+// nothing. It is the whole cost of a call whose arguments need nothing,
+// so it answers in one visit of each value whatever the types: where a
+// union has several members of a value's kind, they are fitted together,
+// each element of the value meeting the set of types its members give it
+// (fitMany), never once per member. Its answer is conservative: false
+// sends the value to the walker, which decides for good (and says why).
+type fitter struct {
+	maxDepth int
+	work     int // values visited times the types they met
+	budget   int // beyond it nothing fits: the walker then reports ErrLimit
+}
+
+func newFitter(o Options) fitter {
+	return fitter{maxDepth: o.maxDepth(), budget: o.maxWork()}
+}
+
+// maxSet bounds the types fitted together; a union with more members of
+// one kind is left to the walker.
+const maxSet = 64
+
+// typeSet is a small set of types, in order of insertion, kept on the Go
+// stack while it fits.
+type typeSet struct {
+	n    int
+	list [8]*Type
+	more []*Type
+}
+
+func (s *typeSet) at(i int) *Type {
+	if i < len(s.list) {
+		return s.list[i]
+	}
+	return s.more[i-len(s.list)]
+}
+
+// add puts t in the set and returns its index, or -1 when the set is full.
+func (s *typeSet) add(t *Type) int {
+	for i := range s.n {
+		if s.at(i) == t {
+			return i
+		}
+	}
+	if s.n == maxSet {
+		return -1
+	}
+	if s.n < len(s.list) {
+		s.list[s.n] = t
+	} else {
+		s.more = append(s.more, t)
+	}
+	s.n++
+	return s.n - 1
+}
+
+func (s *typeSet) reset() {
+	s.n = 0
+	s.more = s.more[:0]
+}
+
+// matchesKind reports whether a member of type kind tk can hold a value of
+// kind k as it is.
+func matchesKind(tk typeKind, k kind) bool {
+	return tk.valueKind() == k || tk == typeAny
+}
+
+// fit reports whether v conforms to t as it is.
+func (f *fitter) fit(v any, t *Type, depth int) bool {
+	if t.isAny() || v == nil {
+		return true
+	}
+	if f.work++; f.work > f.budget {
+		return false
+	}
+	switch t.kind {
+	case typeUnion:
+		return f.fitUnion(v, t, depth)
+	case typeString, typeInteger, typeNumber, typeBoolean, typeNull:
+		return fitScalar(v, t)
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if t.kind != typeObject {
+			return false
+		}
+		if !t.constrains() {
+			return true
+		}
+		if depth >= f.maxDepth {
+			return false
+		}
+		for k, e := range x {
+			if !f.fit(e, t.field(k), depth+1) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		if t.kind != typeArray {
+			return false
+		}
+		if !t.constrains() {
+			return true
+		}
+		if depth >= f.maxDepth {
+			return false
+		}
+		for i, e := range x {
+			if !f.fit(e, t.item(i), depth+1) {
+				return false
+			}
+		}
+		return true
+	case string, bool, float64, json.Number, json.RawMessage:
+		return false
+	}
+	switch kindOf(v) {
+	case kindNull:
+		return true
+	case kindObject, kindArray:
+		return f.fitReflect(reflect.ValueOf(v), []*Type{t}, depth)&1 != 0
+	}
+	return false
+}
+
+// fitScalar fits v to a scalar type.
+func fitScalar(v any, t *Type) bool {
+	switch t.kind {
+	case typeString:
+		switch v.(type) {
+		case string:
+			return true
+		case float64, bool, map[string]any, []any:
+			return false
+		}
+		k := kindOf(v)
+		return k == kindString || k == kindNull
+	case typeInteger, typeNumber:
+		if num, finite, whole := numberTraits(v); num {
+			return finite && (whole || t.kind == typeNumber)
+		}
+		return kindOf(v) == kindNull
+	case typeBoolean:
+		if _, ok := v.(bool); ok {
+			return true
+		}
+		k := kindOf(v)
+		return k == kindBool || k == kindNull
+	case typeNull:
+		return kindOf(v) == kindNull
+	}
+	return false
+}
+
+// fitUnion fits v to a union. With one member of v's kind, and nothing to
+// tell objects apart, that member decides alone; otherwise the members of
+// v's kind are fitted together.
+func (f *fitter) fitUnion(v any, u *Type, depth int) bool {
+	k := kindOf(v)
+	if k == kindNull {
+		return true
+	}
+	var only *Type
+	n := 0
+	for _, m := range u.members {
+		if matchesKind(m.kind, k) {
+			only = m
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return false
+	case n == 1 && !only.keyed:
+		return f.fit(v, only, depth)
+	case n > maxSet:
+		return false
+	}
+	var ms typeSet
+	for _, m := range u.members {
+		if matchesKind(m.kind, k) {
+			ms.add(m)
+		}
+	}
+	mask := f.fitMany(v, ms.slice(), depth)
+	var ks [maxSet]keys
+	for i := range ms.n {
+		if m := ms.at(i); m.kind == typeObject {
+			ks[i] = keysOf(v, m)
+		}
+	}
+	return unionFitsKeys(&ms, mask, &ks)
+}
+
+// unionFitsKeys applies the union rule (walker.chooseKind) to the
+// members of a union of a value's kind, given which of them the value fits
+// and how it meets the keywords of the object members: it conforms to the
+// union if it conforms to a member, keywords included; an object that fits
+// no such member but can satisfy some object member's keywords is to be
+// converted to it; only when it satisfies none does fitting any member do.
+func unionFitsKeys(ms *typeSet, mask uint64, ks *[maxSet]keys) bool {
+	anyFit, candidate := false, false
+	for i := range ms.n {
+		m := ms.at(i)
+		fits := mask&(1<<i) != 0
+		switch {
+		case m.kind != typeObject:
+			if fits {
+				return true
+			}
+		case ks[i]&keysAsIs != 0:
+			if fits {
+				return true
+			}
+			candidate = true
+		case ks[i] != 0:
+			candidate = true
+		}
+		anyFit = anyFit || fits
+	}
+	return anyFit && !candidate
+}
+
+// fitMany fits v to several types at once and returns the set of those it
+// fits, bit i for ts[i]. The values inside v are visited once, each
+// against the set of types the still fitting ones give it.
+func (f *fitter) fitMany(v any, ts []*Type, depth int) uint64 {
+	if f.work += len(ts); f.work > f.budget {
+		return 0
+	}
+	var mask uint64
+	switch x := v.(type) {
+	case nil:
+		return 1<<len(ts) - 1
+	case map[string]any:
+		mask = f.kindMask(ts, typeObject, depth)
+		if mask == 0 {
+			break
+		}
+		var cs typeSet
+		for k, e := range x {
+			mask = f.fitChild(e, ts, mask, &cs, child{key: k, index: -1}, depth)
+			if mask == 0 {
+				break
+			}
+		}
+	case []any:
+		mask = f.kindMask(ts, typeArray, depth)
+		if mask == 0 {
+			break
+		}
+		var cs typeSet
+		for i, e := range x {
+			mask = f.fitChild(e, ts, mask, &cs, child{index: i}, depth)
+			if mask == 0 {
+				break
+			}
+		}
+	default:
+		k := kindOf(v)
+		if k != kindObject && k != kindArray {
+			for i, t := range ts {
+				if f.fitOne(v, t, depth) {
+					mask |= 1 << i
+				}
+			}
+			return mask
+		}
+		return f.fitReflect(reflect.ValueOf(v), ts, depth)
+	}
+	return mask
+}
+
+// fitOne is fit for a member of a set: unions do not nest.
+func (f *fitter) fitOne(v any, t *Type, depth int) bool {
+	if t.kind == typeUnion {
+		return f.fitUnion(v, t, depth)
+	}
+	return f.fit(v, t, depth)
+}
+
+// kindMask returns the set of types of kind tk in ts; of those that do not
+// constrain their members, v fits as it is. Deeper than maxDepth, none of
+// the others fits.
+func (f *fitter) kindMask(ts []*Type, tk typeKind, depth int) uint64 {
+	var mask uint64
+	for i, t := range ts {
+		if t.isAny() || t.kind == tk && (!t.constrains() || depth < f.maxDepth) {
+			mask |= 1 << i
+		}
+	}
+	return mask
+}
+
+// fitChild fits one member e of a container to the types that the types
+// in mask (still fitting) give it, and returns mask less those it fails.
+func (f *fitter) fitChild(e any, ts []*Type, mask uint64, cs *typeSet, at child, depth int) uint64 {
+	cs.reset()
+	var idx [maxSet]int8
+	for i, t := range ts {
+		idx[i] = -1
+		if mask&(1<<i) == 0 || t.isAny() || !t.constrains() {
+			continue
+		}
+		ct := at.of(t)
+		if ct.isAny() {
+			continue
+		}
+		j := cs.add(ct)
+		if j < 0 {
+			return 0
+		}
+		idx[i] = int8(j)
+	}
+	if cs.n == 0 {
+		return mask
+	}
+	var got uint64
+	if cs.n == 1 {
+		if f.fitOne(e, cs.list[0], depth+1) {
+			got = 1
+		}
+	} else {
+		got = f.fitMany(e, cs.slice(), depth+1)
+	}
+	for i := range ts {
+		if idx[i] >= 0 && got&(1<<idx[i]) == 0 {
+			mask &^= 1 << i
+		}
+	}
+	return mask
+}
+
+func (s *typeSet) slice() []*Type {
+	if s.n <= len(s.list) {
+		return s.list[:s.n]
+	}
+	return append(s.list[:], s.more...)
+}
+
+// fitReflect fits Go maps, slices, arrays, structs and pointers of other
+// types than those encoding/json decodes into. A struct fits an object
+// type that says nothing of its members; against one that does, it is
+// converted through its JSON form, which names its fields.
+func (f *fitter) fitReflect(rv reflect.Value, ts []*Type, depth int) uint64 {
+	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
+		if rv.IsNil() {
+			return 1<<len(ts) - 1
+		}
+		rv = rv.Elem()
+	}
+	k := reflectKind(rv)
+	var mask uint64
+	switch k {
+	case kindObject:
+		mask = f.kindMask(ts, typeObject, depth)
+		if rv.Kind() != reflect.Map {
+			for i, t := range ts {
+				if t.kind == typeObject && t.constrains() {
+					mask &^= 1 << i
+				}
+			}
+			return mask
+		}
+		var cs typeSet
+		for it := rv.MapRange(); it.Next() && mask != 0; {
+			key := it.Key().String()
+			mask = f.fitChild(it.Value().Interface(), ts, mask, &cs, child{key: key, index: -1}, depth)
+		}
+	case kindArray:
+		mask = f.kindMask(ts, typeArray, depth)
+		var cs typeSet
+		for i := 0; i < rv.Len() && mask != 0; i++ {
+			mask = f.fitChild(rv.Index(i).Interface(), ts, mask, &cs, child{index: i}, depth)
+		}
+	default:
+		for i, t := range ts {
+			if t.isAny() {
+				mask |= 1 << i
+			}
+		}
+	}
+	return mask
+}
+
+// keys says whether an object satisfies an object type's discriminating
+// keywords (required, additionalProperties: false, const and enum on its
+// properties), which choose among the members of a union.
+type keys uint8
+
+const (
+	keysSat    keys = 1 << iota // after each property's own coercion
+	keysAsIs                    // as the object is
+	keysUnsure                  // telling needs coercion, which the fitter leaves to the walker
+)
+
+// keysOf tells how object v meets the keywords of object type t, without
+// converting anything: a property whose value needs coercion before it can
+// be compared with its const or enum makes the answer keysUnsure.
+func keysOf(v any, t *Type) keys {
+	m, ok := v.(map[string]any)
+	if !ok {
+		if kindOf(v) == kindObject {
+			return keysUnsure
+		}
+		return 0
+	}
+	if !t.keyed {
+		return keysSat | keysAsIs
+	}
+	for _, r := range t.required {
+		if _, ok := m[r]; !ok {
+			return 0
+		}
+	}
+	unsure := false
+	for k, e := range m {
+		if t.closed && !t.known(k) {
+			return 0
+		}
+		pt := t.props[k]
+		if pt == nil || pt.enum == nil {
+			continue
+		}
+		if !fitScalarOrNull(e, pt) {
+			unsure = true
+		} else if !enumHas(pt.enum, e) {
+			return 0
+		}
+	}
+	if unsure {
+		return keysUnsure
+	}
+	return keysSat | keysAsIs
+}
+
+// fitScalarOrNull reports whether v fits t for the purpose of comparing it
+// with t's enum: a scalar type it fits as it is.
+func fitScalarOrNull(v any, t *Type) bool {
+	switch t.kind {
+	case typeString, typeInteger, typeNumber, typeBoolean, typeNull:
+		return fitScalar(v, t)
+	}
+	return false
+}
+
+// A child names a member of a container: an object's key, or an array's
+// index (index >= 0). It is also a JSON Pointer token.
+type child struct {
+	key   string
+	index int
+}
+
+// of is the type that container type t declares for the child.
+func (c child) of(t *Type) *Type {
+	if c.index >= 0 {
+		return t.item(c.index)
+	}
+	return t.field(c.key)
+}
+
+// goDepth walks a Go value of any type by reflection to tell whether it
+// nests deeper than left containers (a cycle does), visiting at most
+// budget values: encoding/json, which such values are handed to, has no
+// depth limit of its own.
+type goDepth struct {
+	left, budget, visits int
+}
+
+func (d *goDepth) walk(v any, depth int) bool {
+	return d.value(reflect.ValueOf(v), depth)
+}
+
+func (d *goDepth) value(rv reflect.Value, depth int) bool {
+	if d.visits++; d.visits > d.budget {
+		return false
+	}
+	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
+		if rv.IsNil() {
+			return true
+		}
+		rv = rv.Elem()
+		// A pointer chain nests as deep as its links, even where
+		// encoding/json writes no container for them.
+		if depth++; depth > d.left {
+			return false
+		}
+	}
+	switch rv.Kind() {
+	case reflect.Map, reflect.Slice, reflect.Array, reflect.Struct:
+	default:
+		return true
+	}
+	if depth++; depth > d.left {
+		return false
+	}
+	switch rv.Kind() {
+	case reflect.Map:
+		for it := rv.MapRange(); it.Next(); {
+			if !d.value(it.Value(), depth) {
+				return false
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if rv.Type().Elem().Kind() == reflect.Uint8 {
+			return true // bytes: base64 text
+		}
+		for i := range rv.Len() {
+			if !d.value(rv.Index(i), depth) {
+				return false
+			}
+		}
+	case reflect.Struct:
+		for i := range rv.NumField() {
+			if rv.Type().Field(i).IsExported() && !d.value(rv.Field(i), depth) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// enumHas reports whether v equals one of the values of an enum, as JSON
+// values: numbers by value (5, 5.0 and json.Number("5") are equal),
+// strings, booleans and null exactly, arrays and objects member by member.
+func enumHas(enum []any, v any) bool {
+	for _, e := range enum {
+		if jsonEqual(e, v, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+func jsonEqual(a, b any, depth int) bool {
+	if depth > 100 {
+		return false
+	}
+	ka, kb := kindOf(a), kindOf(b)
+	if ka != kb {
+		return false
+	}
+	switch ka {
+	case kindNull:
+		return true
+	case kindBool:
+		return boolText(a) == boolText(b)
+	case kindString:
+		return stringOf(a) == stringOf(b)
+	case kindNumber:
+		return numbersEqual(a, b)
+	}
+	switch x := a.(type) {
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !jsonEqual(x[i], y[i], depth+1) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, e := range x {
+			f, ok := y[k]
+			if !ok || !jsonEqual(e, f, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// numbersEqual compares two numbers by their exact decimal values.
+func numbersEqual(a, b any) bool {
+	ta, oka := numberText(a)
+	tb, okb := numberText(b)
+	if !oka || !okb {
+		return false
+	}
+	na, oka := scanNumeral(ta)
+	nb, okb := scanNumeral(tb)
+	if !oka || !okb {
+		return false
+	}
+	da, sa := na.significand()
+	db, sb := nb.significand()
+	return da == db && (da == "" || sa == sb && na.neg == nb.neg)
+}

@@ -1,0 +1,916 @@
+package coerce
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+)
+
+// CoerceJSON is Coerce on the JSON text of an argument object, for SDKs
+// that hand arguments over as json.RawMessage. The bytes of every value
+// that needs no change are copied verbatim (key order, number text and
+// spacing inside them survive); only the values that need converting are
+// rewritten, as compact JSON. When nothing needs converting, CoerceJSON
+// returns args itself and allocates nothing. Failures are per parameter, as
+// in Coerce. JSON null passes as no arguments; other text that is not a
+// JSON object is returned unchanged with an error.
+//
+// Unlike Coerce, which is handed values already decoded, CoerceJSON reads
+// the whole text, so all of it must be valid JSON within MaxDepth and
+// MaxSize, values of undeclared parameters included: with a MaxDepth lower
+// than the default, a deep value that Coerce would pass through untouched
+// fails here with ErrLimit.
+func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
+	if s.opts.MaxSize > 0 && len(args) > s.opts.MaxSize {
+		return args, &Error{Declared: "object", Value: json.RawMessage(args), Err: ErrLimit,
+			Detail: "arguments longer than " + strconv.Itoa(s.opts.MaxSize) + " bytes"}
+	}
+	start := skipJSONSpace(args, 0)
+	if string(trimSpace(args)) == "null" {
+		return args, nil // no arguments: absence is a validator's business
+	}
+	f := newFitter(s.opts)
+	if start == len(args) || args[start] != '{' {
+		end, err := skipValue(args, start, f.maxDepth)
+		if err == nil {
+			err = trailing(args, end)
+		}
+		if err != nil {
+			return args, rawFail(args, err)
+		}
+		return args, &Error{Declared: "object", Value: json.RawMessage(args), Err: ErrKind}
+	}
+	// One pass validates the text and fits each parameter to its type.
+	end, fits, err := f.fitArgs(args, start, s.params)
+	if err == nil {
+		err = trailing(args, end)
+	}
+	if err != nil {
+		return args, rawFail(args, err)
+	}
+	if fits {
+		return args, nil
+	}
+	w := getWalker(s.opts)
+	defer w.release()
+	w.budget += workPerByte * len(args)
+	return w.rawArgs(args, start, end, s.params)
+}
+
+// rawFail completes an error about the argument text as a whole.
+func rawFail(args []byte, err error) error {
+	e := *err.(*Error)
+	e.Value = json.RawMessage(args)
+	return &e
+}
+
+// trailing reports anything but whitespace after the value that ends at
+// data[end].
+func trailing(data []byte, end int) error {
+	if skipJSONSpace(data, end) != len(data) {
+		return errJSONAt(ErrSyntax, "trailing data", end)
+	}
+	return nil
+}
+
+// fitArgs validates the argument object that starts at data[i] and fits
+// each parameter to its type; once one does not fit, the rest is only
+// validated.
+func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, err error) {
+	fits = true
+	i = skipJSONSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return i + 1, true, nil
+	}
+	for {
+		if i >= len(data) {
+			return 0, false, errJSONEOF(len(data))
+		}
+		if data[i] != '"' {
+			return 0, false, errJSONChar(data, i, "looking for beginning of object key string")
+		}
+		keyEnd, escaped, e := scanJSONString(data, i+1)
+		if e != nil {
+			return 0, false, e
+		}
+		var ft *Type
+		if fits && params != nil {
+			ft = rawField(params, data[i+1:keyEnd-1], escaped)
+		}
+		if i, e = scanJSONColon(data, keyEnd); e != nil {
+			return 0, false, e
+		}
+		var ok bool
+		if i, ok, e = f.fitRaw(data, i, ft, 1); e != nil {
+			return 0, false, e
+		}
+		fits = fits && ok
+		i = skipJSONSpace(data, i)
+		switch {
+		case i >= len(data):
+			return 0, false, errJSONEOF(len(data))
+		case data[i] == ',':
+			i = skipJSONSpace(data, i+1)
+		case data[i] == '}':
+			return i + 1, fits, nil
+		default:
+			return 0, false, errJSONChar(data, i, "after object key:value pair")
+		}
+	}
+}
+
+// rawField is Type.field for a key as it stands in JSON text, between its
+// quotes: decoded only if it has escapes.
+func rawField(t *Type, key []byte, escaped bool) *Type {
+	if escaped {
+		return t.field(keyString(key))
+	}
+	if t.patterns == nil {
+		if f, ok := t.props[string(key)]; ok { // no allocation: the conversion is in the map index
+			return f
+		}
+		return t.rest
+	}
+	return t.field(string(key))
+}
+
+// keyString decodes a key as it stands in valid JSON text, between its
+// quotes.
+func keyString(key []byte) string {
+	if bytes.IndexByte(key, '\\') < 0 {
+		return string(key)
+	}
+	quoted := make([]byte, 0, len(key)+2)
+	quoted = append(append(append(quoted, '"'), key...), '"')
+	s, err := decodeJSON(quoted, false, 1)
+	if err != nil {
+		return string(key)
+	}
+	return s.(string)
+}
+
+// tokenKind is the kind of the JSON value that starts with byte c.
+func tokenKind(c byte) kind {
+	switch c {
+	case '{':
+		return kindObject
+	case '[':
+		return kindArray
+	case '"':
+		return kindString
+	case 't', 'f':
+		return kindBool
+	case 'n':
+		return kindNull
+	}
+	return kindNumber
+}
+
+// fitRaw validates the JSON value that starts at data[i] (after optional
+// whitespace), nested in depth containers, and reports where it ends and
+// whether it fits t as it is. It allocates nothing (keys with escapes
+// aside), and reads each byte once.
+func (f *fitter) fitRaw(data []byte, i int, t *Type, depth int) (end int, ok bool, err *Error) {
+	i = skipJSONSpace(data, i)
+	if i >= len(data) {
+		return 0, false, errJSONEOF(len(data))
+	}
+	if t.isAny() {
+		end, err = skipNested(data, i, depth, f.maxDepth)
+		return end, err == nil, err
+	}
+	if f.work++; f.work > f.budget {
+		end, err = skipNested(data, i, depth, f.maxDepth)
+		return end, false, err
+	}
+	k := tokenKind(data[i])
+	switch t.kind {
+	case typeUnion:
+		return f.fitRawUnion(data, i, t, k, depth)
+	case typeObject, typeArray:
+		if k == kindNull {
+			end, err = scanJSONLiteral(data, i, "null")
+			return end, err == nil, err
+		}
+		if t.kind.valueKind() != k || !t.constrains() {
+			end, err = skipNested(data, i, depth, f.maxDepth)
+			return end, t.kind.valueKind() == k, err
+		}
+		var mask uint64
+		end, mask, err = f.fitRawMany(data, i, []*Type{t}, depth, nil)
+		return end, mask != 0, err
+	}
+	end, err = skipNested(data, i, depth, f.maxDepth)
+	if err != nil {
+		return 0, false, err
+	}
+	return end, fitRawScalar(data[i:end], k, t), nil
+}
+
+// fitRawScalar fits the scalar JSON value tok, of kind k, to scalar type t.
+func fitRawScalar(tok []byte, k kind, t *Type) bool {
+	switch {
+	case k == kindNull:
+		return true
+	case t.kind == typeInteger:
+		return k == kindNumber && numberTextWhole(tok)
+	}
+	return t.kind.valueKind() == k
+}
+
+// fitRawUnion is fitUnion on JSON text.
+func (f *fitter) fitRawUnion(data []byte, i int, u *Type, k kind, depth int) (int, bool, *Error) {
+	var ms typeSet
+	keyed := false
+	for _, m := range u.members {
+		if matchesKind(m.kind, k) || k == kindNumber && m.kind == typeInteger {
+			if ms.add(m) < 0 {
+				end, err := skipNested(data, i, depth, f.maxDepth)
+				return end, false, err
+			}
+			keyed = keyed || m.keyed
+		}
+	}
+	switch {
+	case k == kindNull:
+		end, err := scanJSONLiteral(data, i, "null")
+		return end, true, err
+	case ms.n == 0:
+		end, err := skipNested(data, i, depth, f.maxDepth)
+		return end, false, err
+	case ms.n == 1 && !keyed:
+		return f.fitRaw(data, i, ms.list[0], depth)
+	}
+	var ks [maxSet]keys
+	end, mask, err := f.fitRawMany(data, i, ms.slice(), depth, &ks)
+	if err != nil {
+		return 0, false, err
+	}
+	return end, unionFitsKeys(&ms, mask, &ks), nil
+}
+
+// fitRawMany is fitMany on JSON text: it validates the value at data[i]
+// and returns the set of types of ts it fits; with ks, it also tells how
+// an object meets the keywords of each object type.
+func (f *fitter) fitRawMany(data []byte, i int, ts []*Type, depth int, ks *[maxSet]keys) (int, uint64, *Error) {
+	if f.work += len(ts); f.work > f.budget {
+		end, err := skipNested(data, i, depth, f.maxDepth)
+		return end, 0, err
+	}
+	k := tokenKind(data[i])
+	if k != kindObject && k != kindArray {
+		end, err := skipNested(data, i, depth, f.maxDepth)
+		if err != nil {
+			return 0, 0, err
+		}
+		var mask uint64
+		for j, t := range ts {
+			if t.isAny() || fitRawScalar(data[i:end], k, t) {
+				mask |= 1 << j
+			}
+		}
+		return end, mask, nil
+	}
+	if depth >= f.maxDepth {
+		return 0, 0, errJSONDepth(f.maxDepth, i)
+	}
+	tk := typeArray
+	if k == kindObject {
+		tk = typeObject
+	}
+	mask := f.kindMask(ts, tk, depth)
+	var kt rawKeys
+	if ks != nil && k == kindObject {
+		kt.start(ts, mask)
+	}
+	var cs typeSet
+	n := 0
+	i = skipJSONSpace(data, i+1)
+	closer := byte(']')
+	if k == kindObject {
+		closer = '}'
+	}
+	if i < len(data) && data[i] == closer {
+		kt.finish(ts, ks)
+		return i + 1, mask, nil
+	}
+	for {
+		at := child{index: n}
+		if k == kindObject {
+			if i >= len(data) {
+				return 0, 0, errJSONEOF(len(data))
+			}
+			if data[i] != '"' {
+				return 0, 0, errJSONChar(data, i, "looking for beginning of object key string")
+			}
+			keyEnd, escaped, err := scanJSONString(data, i+1)
+			if err != nil {
+				return 0, 0, err
+			}
+			at = child{key: rawKey(data[i+1:keyEnd-1], escaped, mask != 0), index: -1}
+			if i, err = scanJSONColon(data, keyEnd); err != nil {
+				return 0, 0, err
+			}
+			i = skipJSONSpace(data, i)
+			if i >= len(data) {
+				return 0, 0, errJSONEOF(len(data))
+			}
+			kt.key(ts, at.key)
+		}
+		var err *Error
+		valStart := i
+		if mask == 0 {
+			i, err = skipNested(data, i, depth+1, f.maxDepth)
+		} else {
+			i, mask, err = f.fitRawChild(data, i, ts, mask, &cs, at, depth)
+		}
+		if err != nil {
+			return 0, 0, err
+		}
+		if k == kindObject && kt.on {
+			kt.value(ts, at.key, data[valStart:i])
+		}
+		n++
+		i = skipJSONSpace(data, i)
+		switch {
+		case i >= len(data):
+			return 0, 0, errJSONEOF(len(data))
+		case data[i] == ',':
+			i = skipJSONSpace(data, i+1)
+		case data[i] == closer:
+			kt.finish(ts, ks)
+			return i + 1, mask, nil
+		case k == kindObject:
+			return 0, 0, errJSONChar(data, i, "after object key:value pair")
+		default:
+			return 0, 0, errJSONChar(data, i, "after array element")
+		}
+	}
+}
+
+// rawKey is a key to look types up by: decoded only where some type still
+// needs it.
+func rawKey(key []byte, escaped, needed bool) string {
+	switch {
+	case !needed:
+		return ""
+	case escaped:
+		return keyString(key)
+	}
+	return string(key)
+}
+
+// fitRawChild is fitChild on JSON text.
+func (f *fitter) fitRawChild(data []byte, i int, ts []*Type, mask uint64, cs *typeSet, at child, depth int) (int, uint64, *Error) {
+	cs.reset()
+	var idx [maxSet]int8
+	for j, t := range ts {
+		idx[j] = -1
+		if mask&(1<<j) == 0 || t.isAny() || !t.constrains() {
+			continue
+		}
+		ct := at.of(t)
+		if ct.isAny() {
+			continue
+		}
+		if idx[j] = int8(cs.add(ct)); idx[j] < 0 {
+			end, err := skipNested(data, i, depth+1, f.maxDepth)
+			return end, 0, err
+		}
+	}
+	var end int
+	var got uint64
+	var err *Error
+	switch cs.n {
+	case 0:
+		end, err = skipNested(data, i, depth+1, f.maxDepth)
+		return end, mask, err
+	case 1:
+		var ok bool
+		end, ok, err = f.fitRaw(data, i, cs.list[0], depth+1)
+		if ok {
+			got = 1
+		}
+	default:
+		end, got, err = f.fitRawMany(data, i, cs.slice(), depth+1, nil)
+		// A union member among the child types needs its own keywords:
+		// fitRawMany fits the members of unions through fitRaw.
+	}
+	for j := range ts {
+		if idx[j] >= 0 && got&(1<<idx[j]) == 0 {
+			mask &^= 1 << j
+		}
+	}
+	return end, mask, err
+}
+
+// rawKeys tracks, while an object's members go by, how the object meets
+// the discriminating keywords of the keyed object types of a set.
+type rawKeys struct {
+	on     bool
+	seen   [maxSet]uint64 // per type: which of its required keys were seen (the first 64)
+	lost   uint64         // types whose keywords the object cannot satisfy
+	unsure uint64         // types whose keywords it may satisfy after coercion
+}
+
+func (kt *rawKeys) start(ts []*Type, mask uint64) {
+	for _, t := range ts {
+		kt.on = kt.on || t.keyed
+	}
+}
+
+func (kt *rawKeys) key(ts []*Type, key string) {
+	if !kt.on {
+		return
+	}
+	for j, t := range ts {
+		if !t.keyed {
+			continue
+		}
+		if t.closed && !t.known(key) {
+			kt.lost |= 1 << j
+		}
+		for r, req := range t.required[:min(len(t.required), 64)] {
+			if req == key {
+				kt.seen[j] |= 1 << r
+			}
+		}
+	}
+}
+
+// value compares the value of key with the const or enum of its property.
+func (kt *rawKeys) value(ts []*Type, key string, tok []byte) {
+	for j, t := range ts {
+		pt := t.props[key]
+		if !t.keyed || pt == nil || pt.enum == nil {
+			continue
+		}
+		v, ok := rawScalar(tok)
+		switch {
+		case !ok || !fitScalarOrNull(v, pt):
+			kt.unsure |= 1 << j
+		case !enumHas(pt.enum, v):
+			kt.lost |= 1 << j
+		}
+	}
+}
+
+func (kt *rawKeys) finish(ts []*Type, ks *[maxSet]keys) {
+	if ks == nil {
+		return
+	}
+	for j, t := range ts {
+		switch {
+		case t.kind != typeObject:
+			ks[j] = 0
+		case !t.keyed:
+			ks[j] = keysSat | keysAsIs
+		case kt.lost&(1<<j) != 0 || len(t.required) > 64 || kt.seen[j] != 1<<len(t.required)-1:
+			ks[j] = 0
+		case kt.unsure&(1<<j) != 0:
+			ks[j] = keysUnsure
+		default:
+			ks[j] = keysSat | keysAsIs
+		}
+	}
+}
+
+// rawScalar decodes a scalar JSON value for comparison with an enum;
+// ok is false for objects and arrays.
+func rawScalar(tok []byte) (any, bool) {
+	switch tokenKind(tok[0]) {
+	case kindObject, kindArray:
+		return nil, false
+	case kindNull:
+		return nil, true
+	case kindBool:
+		return tok[0] == 't', true
+	case kindNumber:
+		return json.Number(tok), true
+	}
+	v, err := decodeJSON(tok, false, 1)
+	return v, err == nil
+}
+
+// rawArgs is the walk of CoerceJSON's arguments that do not all fit: each
+// parameter is evaluated against its type, and the text is copied with the
+// converted ones rewritten. A parameter that fails keeps its bytes.
+func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, error) {
+	var edits []*rawEdit
+	var fail *failure
+	var chg *changes
+	members := w.rawMembers(args, start)
+	for n, m := range members {
+		if m.dup {
+			continue // the last occurrence of a key is the one every decoder keeps
+		}
+		ft := rawField(params, args[m.keyLo:m.keyHi], m.escaped)
+		if ft.isAny() {
+			continue
+		}
+		at := child{key: keyString(args[m.keyLo:m.keyHi]), index: -1}
+		r := w.rawOne(args, m.lo, m.hi, ft, 1)
+		if w.limit != nil {
+			if w.stopAll {
+				e := *w.limit
+				e.Declared, e.Value = "object", json.RawMessage(args)
+				return args, &e
+			}
+			e := *w.limit
+			e.Declared, e.Value = ft.String(), json.RawMessage(args[m.lo:m.hi])
+			w.limit = nil
+			r = result{state: failed, fail: leafFailure(e)}
+		}
+		switch r.state {
+		case failed:
+			if fail == nil {
+				fail = &failure{}
+			}
+			fail.kids = append(fail.kids, failKid{at, r.fail})
+		case converted:
+			edits = append(edits, r.out.(*rawEdit))
+			if r.chg != nil {
+				if chg == nil {
+					chg = &changes{}
+				}
+				chg.kids = append(chg.kids, changeKid{at, r.chg})
+			}
+		}
+		_ = n
+	}
+	out := args
+	if len(edits) > 0 {
+		out = make([]byte, 0, len(args)+len(args)/4+16)
+		root := &rawEdit{lo: 0, hi: len(args), kids: edits}
+		var err error
+		if out, err = root.write(out, args); err != nil {
+			return args, err
+		}
+	}
+	w.report(chg, "")
+	if fail != nil {
+		return out, render(fail, "")
+	}
+	return out, nil
+}
+
+// A rawMember is one member of an object in JSON text: the bytes of its
+// key (between the quotes) and of its value.
+type rawMember struct {
+	keyLo, keyHi, lo, hi int
+	escaped              bool
+	dup                  bool // the key occurs again later in the object
+}
+
+// rawMembers lists the members of the valid JSON object at data[i].
+func (w *walker) rawMembers(data []byte, i int) []rawMember {
+	var list []rawMember
+	i = skipJSONSpace(data, i+1)
+	for i < len(data) && data[i] == '"' {
+		keyEnd, escaped, _ := scanJSONString(data, i+1)
+		m := rawMember{keyLo: i + 1, keyHi: keyEnd - 1, escaped: escaped}
+		i, _ = scanJSONColon(data, keyEnd)
+		m.lo = skipJSONSpace(data, i)
+		m.hi, _ = skipNested(data, m.lo, 0, 1<<30)
+		list = append(list, m)
+		i = skipJSONSpace(data, m.hi)
+		if i < len(data) && data[i] == ',' {
+			i = skipJSONSpace(data, i+1)
+		}
+	}
+	markDuplicates(data, list)
+	return list
+}
+
+// markDuplicates marks the members whose key occurs again later.
+func markDuplicates(data []byte, list []rawMember) {
+	key := func(m rawMember) string {
+		if m.escaped {
+			return keyString(data[m.keyLo:m.keyHi])
+		}
+		return string(data[m.keyLo:m.keyHi])
+	}
+	if len(list) <= 16 {
+		for a := range list {
+			for b := a + 1; b < len(list); b++ {
+				if list[a].escaped || list[b].escaped {
+					if key(list[a]) == key(list[b]) {
+						list[a].dup = true
+					}
+				} else if bytes.Equal(data[list[a].keyLo:list[a].keyHi], data[list[b].keyLo:list[b].keyHi]) {
+					list[a].dup = true
+				}
+			}
+		}
+		return
+	}
+	last := make(map[string]int, len(list))
+	for n, m := range list {
+		last[key(m)] = n
+	}
+	for n := range list {
+		list[n].dup = last[key(list[n])] != n
+	}
+}
+
+// A rawEdit is a change to JSON text: the bytes data[lo:hi] replaced by
+// val written as JSON (whole), or copied with the edits kids applied.
+type rawEdit struct {
+	lo, hi int
+	whole  bool
+	val    any
+	kids   []*rawEdit // in order of position
+}
+
+// write appends the edited text to dst.
+func (e *rawEdit) write(dst, data []byte) ([]byte, error) {
+	if e.whole {
+		return appendJSON(dst, e.val, 0)
+	}
+	pos := e.lo
+	for _, k := range e.kids {
+		dst = append(dst, data[pos:k.lo]...)
+		var err error
+		if dst, err = k.write(dst, data); err != nil {
+			return dst, err
+		}
+		pos = k.hi
+	}
+	return append(dst, data[pos:e.hi]...), nil
+}
+
+// value is the value an edit writes, for comparing with an enum.
+func (e *rawEdit) value() any {
+	if e.whole {
+		return e.val
+	}
+	return nil
+}
+
+// rawOne evaluates the valid JSON value data[lo:hi] against t.
+func (w *walker) rawOne(data []byte, lo, hi int, t *Type, depth int) result {
+	tb := len(w.types)
+	w.pushType(t)
+	rb := w.rawEval(data, lo, hi, w.types[tb:], depth)
+	r := w.res[rb]
+	w.res, w.types = w.res[:rb], w.types[:tb]
+	return r
+}
+
+// rawEval is eval on the valid JSON value data[lo:hi]: the results of
+// converted values hold *rawEdit.
+func (w *walker) rawEval(data []byte, lo, hi int, ts []*Type, depth int) int {
+	base := w.push(len(ts))
+	if len(ts) == 1 && ts[0].kind != typeUnion {
+		w.rawKinds(data, lo, hi, ts, base, depth)
+		return base
+	}
+	tb := len(w.types)
+	for _, t := range ts {
+		if t.kind == typeUnion {
+			for _, m := range t.members {
+				w.addType(tb, m)
+			}
+		} else {
+			w.addType(tb, t)
+		}
+	}
+	es := w.types[tb:]
+	eb := w.push(len(es))
+	w.rawKinds(data, lo, hi, es, eb, depth)
+	k := tokenKind(data[lo])
+	for i, t := range ts {
+		if t.kind == typeUnion {
+			w.res[base+i] = w.chooseKind(k, t, es, eb)
+		} else {
+			w.res[base+i] = w.res[eb+slices.Index(es, t)]
+		}
+	}
+	w.res, w.types = w.res[:eb], w.types[:tb]
+	return base
+}
+
+// rawKinds fills w.res[rb:] with the results of data[lo:hi] against es.
+// Objects and arrays are walked here, keeping the bytes of what fits;
+// scalars are decoded and converted as values.
+func (w *walker) rawKinds(data []byte, lo, hi int, es []*Type, rb, depth int) {
+	if w.limit != nil || !w.spend(len(es)) {
+		return
+	}
+	k := tokenKind(data[lo])
+	switch k {
+	case kindNull:
+		return
+	case kindObject, kindArray:
+		w.rawContainer(data, lo, hi, k, es, rb, depth)
+		return
+	}
+	// Scalars: the types the token fits keep it; for the others it is
+	// decoded once and converted as a value.
+	tb := len(w.types)
+	for j, t := range es {
+		if !t.isAny() && !fitRawScalar(data[lo:hi], k, t) {
+			w.pushType(t)
+		} else if t.kind == typeObject {
+			w.res[rb+j].keys = 0
+		}
+	}
+	if conv := w.types[tb:]; len(conv) > 0 {
+		val, err := decodeJSON(data[lo:hi], w.o.UseNumber, 1)
+		if err != nil { // cannot happen: the text was validated
+			val = json.RawMessage(data[lo:hi])
+		}
+		vb := w.eval(val, conv, depth, false)
+		for i, t := range conv {
+			r := w.res[vb+i]
+			if r.state == converted {
+				r.out = &rawEdit{lo: lo, hi: hi, whole: true, val: r.out}
+			} else if r.state == fits { // the decoded value fits: write it as decoded
+				r = result{state: converted, out: &rawEdit{lo: lo, hi: hi, whole: true, val: val}, keys: r.keys}
+			}
+			w.res[rb+slices.Index(es, t)] = r
+		}
+		w.res = w.res[:vb]
+	}
+	w.types = w.types[:tb]
+}
+
+// rawContainer walks an object or array in JSON text against es.
+func (w *walker) rawContainer(data []byte, lo, hi int, k kind, es []*Type, rb, depth int) {
+	tk := typeArray
+	if k == kindObject {
+		tk = typeObject
+	}
+	var placeholder any = []any(nil)
+	if k == kindObject {
+		placeholder = map[string]any(nil)
+	}
+	cb, text := w.containerCands(json.RawMessage(data[lo:hi]), tk, es, rb)
+	for j, t := range es {
+		if tk == typeObject && (t.kind == typeObject && !t.constrains() && !t.keyed || t.isAny()) {
+			w.res[rb+j].keys = keysSat | keysAsIs
+		}
+	}
+	_ = placeholder
+	if len(w.cands) > cb {
+		if depth >= w.maxDepth {
+			w.tooDeep()
+			w.cands = w.cands[:cb]
+			return
+		}
+		var members []rawMember
+		if k == kindObject {
+			members = w.rawMembers(data, lo)
+		} else {
+			members = rawElements(data, lo)
+		}
+		for n, m := range members {
+			at := child{index: n}
+			if k == kindObject {
+				if m.dup {
+					continue
+				}
+				at = child{key: keyString(data[m.keyLo:m.keyHi]), index: -1}
+			}
+			w.rawMember(data, m, at, cb, depth)
+			if w.limit != nil {
+				break
+			}
+		}
+		for ci := cb; ci < len(w.cands); ci++ {
+			c := &w.cands[ci]
+			r := result{}
+			switch {
+			case c.fail != nil:
+				r = result{state: failed, fail: c.fail}
+			case c.edits != nil:
+				r = result{state: converted, out: &rawEdit{lo: lo, hi: hi, kids: c.edits}, chg: c.chg}
+			}
+			if tk == typeObject {
+				r.keys = c.rawKeysOf(data, members)
+			}
+			w.res[rb+c.j] = r
+		}
+		clear(w.cands[cb:])
+		w.cands = w.cands[:cb]
+	}
+	if text {
+		val, err := decodeJSON(data[lo:hi], w.o.UseNumber, w.maxDepth-depth)
+		for j, t := range es {
+			if t.kind != typeString {
+				continue
+			}
+			if err != nil {
+				w.res[rb+j] = w.failWith(json.RawMessage(data[lo:hi]), t, err)
+				continue
+			}
+			r := w.one(val, t, depth, true)
+			if r.state == converted {
+				r.out = &rawEdit{lo: lo, hi: hi, whole: true, val: r.out}
+			}
+			w.res[rb+j] = r
+		}
+	}
+}
+
+// rawElements lists the elements of the valid JSON array at data[i].
+func rawElements(data []byte, i int) []rawMember {
+	var list []rawMember
+	i = skipJSONSpace(data, i+1)
+	for i < len(data) && data[i] != ']' {
+		m := rawMember{lo: i}
+		m.hi, _ = skipNested(data, i, 0, 1<<30)
+		list = append(list, m)
+		i = skipJSONSpace(data, m.hi)
+		if i < len(data) && data[i] == ',' {
+			i = skipJSONSpace(data, i+1)
+		}
+	}
+	return list
+}
+
+// rawMember evaluates one member of a container in JSON text against the
+// types the cands from cb on give it.
+func (w *walker) rawMember(data []byte, m rawMember, at child, cb, depth int) {
+	tb := len(w.types)
+	for ci := cb; ci < len(w.cands); ci++ {
+		c := &w.cands[ci]
+		c.k = -1
+		if c.t.constrains() {
+			if ct := at.of(c.t); !ct.isAny() {
+				c.k = w.addType(tb, ct)
+			}
+		}
+		if c.t.closed && at.index < 0 && !c.t.known(at.key) {
+			c.open = true
+		}
+	}
+	if len(w.types) == tb {
+		return
+	}
+	n := len(w.cands)
+	r0 := w.rawEval(data, m.lo, m.hi, w.types[tb:], depth+1)
+	if w.limit == nil {
+		for ci := cb; ci < n; ci++ {
+			c := &w.cands[ci]
+			if c.k < 0 {
+				continue
+			}
+			r := &w.res[r0+c.k]
+			if pt := c.t.props[at.key]; at.index < 0 && pt != nil && pt.enum != nil {
+				tok, _ := rawScalar(data[m.lo:m.hi])
+				val := tok
+				if r.state == converted {
+					val = r.out.(*rawEdit).value()
+				}
+				c.enumLost = c.enumLost || r.state == failed || !enumHas(pt.enum, val)
+				c.enumMiss = c.enumMiss || !enumHas(pt.enum, tok)
+			}
+			switch r.state {
+			case failed:
+				if c.fail == nil {
+					c.fail = &failure{}
+				}
+				c.fail.kids = append(c.fail.kids, failKid{at, r.fail})
+			case converted:
+				c.edits = append(c.edits, r.out.(*rawEdit))
+				if r.chg != nil {
+					if c.chg == nil {
+						c.chg = &changes{}
+					}
+					c.chg.kids = append(c.chg.kids, changeKid{at, r.chg})
+				}
+			}
+		}
+	}
+	w.res, w.types = w.res[:r0], w.types[:tb]
+}
+
+// rawKeysOf tells how the object whose members are listed meets c's
+// discriminating keywords.
+func (c *cand) rawKeysOf(data []byte, members []rawMember) keys {
+	if !c.t.keyed {
+		return keysSat | keysAsIs
+	}
+	for _, req := range c.t.required {
+		found := false
+		for _, m := range members {
+			if keyString(data[m.keyLo:m.keyHi]) == req {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return 0
+		}
+	}
+	var ks keys
+	if !c.open && !c.enumLost {
+		ks |= keysSat
+	}
+	if !c.open && !c.enumMiss {
+		ks |= keysAsIs
+	}
+	return ks
+}

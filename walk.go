@@ -1,0 +1,737 @@
+package coerce
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strconv"
+	"sync"
+)
+
+// The walker converts values that do not fit their types.
+//
+// Its cost is linear in the input times the schema, whatever the input.
+// The difficulty is unions: trying the members one after another would
+// visit a value once per member, and its elements once per member of every
+// union above them, which multiplies out on nested unions. So eval
+// evaluates a value against a set of types at once: each element is
+// visited once, against the set of types that the container's types give
+// it, and every type gets its own result. A union then chooses among the
+// results of its members (choose). No memo keyed by values is needed, and
+// nothing depends on memory addresses.
+//
+// JSON text inside a string is parsed once in the same way, however many
+// members want it parsed.
+type walker struct {
+	o        Options
+	maxDepth int
+	work     int    // values visited times the types they met
+	budget   int    // work allowed before the call fails with ErrLimit
+	limit    *Error // set when the call must stop: too deep, or too much work
+	stopAll  bool   // the limit is the work budget: every parameter stops
+
+	// Scratch stacks of the evaluations in progress, reused across calls.
+	types []*Type
+	res   []result
+	cands []cand
+
+	typesHigh, resHigh, candsHigh int // how much of the scratch was used
+}
+
+var walkerPool = sync.Pool{New: func() any { return new(walker) }}
+
+func getWalker(o Options) *walker {
+	w := walkerPool.Get().(*walker)
+	w.o, w.maxDepth, w.budget = o, o.maxDepth(), o.maxWork()
+	return w
+}
+
+func (w *walker) release() {
+	// The scratch holds pointers into the call's values up to the
+	// high-water marks; clear that much, not the whole capacity.
+	clear(w.types[:w.typesHigh])
+	clear(w.res[:w.resHigh])
+	clear(w.cands[:w.candsHigh])
+	*w = walker{types: w.types[:0], res: w.res[:0], cands: w.cands[:0]}
+	if cap(w.res) > 1<<12 || cap(w.cands) > 1<<12 || cap(w.types) > 1<<12 {
+		return // let an unusually large call's scratch go
+	}
+	walkerPool.Put(w)
+}
+
+// state is how a value meets a type.
+type state uint8
+
+const (
+	fits      state = iota // conforms as it is
+	converted              // converts: out holds the new value
+	failed                 // cannot convert: fail says why and where
+)
+
+// A result is what evaluating one value against one type gives.
+type result struct {
+	out     any      // converted: the new value (in CoerceJSON's raw walk, a *rawEdit)
+	fail    *failure // failed
+	chg     *changes // converted, when Options.OnChange listens
+	state   state
+	keys    keys // an object against an object type: its discriminating keywords
+	text    kind // a string converted as JSON text: the kind the text holds
+	textFit bool // ... and what it holds fits the type as it is
+}
+
+// A failure is why a value did not convert: its own error, or the
+// failures of values inside it, by path token. Failures are shared between
+// the results that contain them and rendered into *Errors once, at the end
+// of the call, so that no path is built twice.
+type failure struct {
+	err  Error // the value's own error, if leaf
+	leaf bool
+	kids []failKid
+}
+
+// leafFailure is the failure of a value itself, err: one allocation.
+func leafFailure(err Error) *failure { return &failure{err: err, leaf: true} }
+
+type failKid struct {
+	at child
+	f  *failure
+}
+
+// changes are the conversions made in a value: its own, and those inside
+// it by path token. Like failures, they are rendered once at the end.
+type changes struct {
+	own  []Change
+	kids []changeKid
+}
+
+type changeKid struct {
+	at child
+	c  *changes
+}
+
+// fail is a failed result with an error about v itself.
+func (w *walker) fail(v any, t *Type, sentinel error, detail string) result {
+	return result{state: failed, fail: leafFailure(Error{Declared: t.String(), Value: v, Err: sentinel, Detail: detail})}
+}
+
+// failWith is fail with an error from the codec, which knows what went
+// wrong but not where or against which type.
+func (w *walker) failWith(v any, t *Type, err error) result {
+	e := *err.(*Error)
+	e.Declared, e.Value = t.String(), v
+	return result{state: failed, fail: leafFailure(e)}
+}
+
+// convert is a converted result made by rule r.
+func (w *walker) convert(v any, t *Type, out any, r Rule) result {
+	res := result{state: converted, out: out}
+	if w.o.OnChange != nil {
+		res.chg = &changes{own: []Change{newChange(v, t, r)}}
+	}
+	return res
+}
+
+// stop records a limit that ends the call's work: a value nested deeper
+// than MaxDepth (the parameter fails), or the work budget spent (the call
+// fails). Where the limit is met depends on the order Go iterates maps in,
+// so the error names only the parameter, which keeps errors deterministic.
+func (w *walker) stop(detail string, all bool) {
+	if w.limit == nil {
+		w.limit = &Error{Err: ErrLimit, Detail: detail}
+		w.stopAll = all
+	}
+}
+
+func (w *walker) tooDeep() {
+	w.stop("nesting deeper than "+strconv.Itoa(w.maxDepth), false)
+}
+
+// spend counts n units of work and reports whether the budget allows them.
+func (w *walker) spend(n int) bool {
+	w.work += n
+	if w.work > w.budget {
+		w.stop("more work than "+strconv.Itoa(w.budget)+" (Options.MaxWork)", true)
+		return false
+	}
+	return true
+}
+
+// push appends n fitting results and returns the index of the first.
+func (w *walker) push(n int) int {
+	base := len(w.res)
+	w.res = slices.Grow(w.res, n)[:base+n]
+	clear(w.res[base:])
+	w.resHigh = max(w.resHigh, base+n)
+	return base
+}
+
+func (w *walker) pushType(t *Type) {
+	w.types = append(w.types, t)
+	w.typesHigh = max(w.typesHigh, len(w.types))
+}
+
+func (w *walker) pushCand(c cand) {
+	w.cands = append(w.cands, c)
+	w.candsHigh = max(w.candsHigh, len(w.cands))
+}
+
+// addType adds t to the type set that starts at w.types[from] and returns
+// its index there.
+func (w *walker) addType(from int, t *Type) int {
+	for i, u := range w.types[from:] {
+		if u == t {
+			return i
+		}
+	}
+	w.pushType(t)
+	return len(w.types) - from - 1
+}
+
+// one evaluates v against the single type t.
+func (w *walker) one(v any, t *Type, depth int, owned bool) result {
+	if t.isAny() {
+		return result{}
+	}
+	tb := len(w.types)
+	w.pushType(t)
+	rb := w.eval(v, w.types[tb:], depth, owned)
+	r := w.res[rb]
+	w.res, w.types = w.res[:rb], w.types[:tb]
+	return r
+}
+
+// eval evaluates v against each type of ts at once and returns the index
+// in w.res of their results, in the order of ts. The caller truncates
+// w.res back to that index when it has read them. owned says that v was
+// made by this call (decoded from JSON text), so that its maps and slices
+// may be changed in place where no other result can see them.
+func (w *walker) eval(v any, ts []*Type, depth int, owned bool) int {
+	base := w.push(len(ts))
+	if len(ts) == 1 && ts[0].kind != typeUnion {
+		w.evalKinds(v, ts, base, depth, owned)
+		return base
+	}
+	// The members of the unions, and the other types, once each.
+	tb := len(w.types)
+	for _, t := range ts {
+		if t.kind == typeUnion {
+			for _, m := range t.members {
+				w.addType(tb, m)
+			}
+		} else {
+			w.addType(tb, t)
+		}
+	}
+	es := w.types[tb:]
+	eb := w.push(len(es))
+	w.evalKinds(v, es, eb, depth, owned && len(es) == 1)
+	for i, t := range ts {
+		if t.kind == typeUnion {
+			w.res[base+i] = w.chooseKind(kindOf(v), t, es, eb)
+		} else {
+			w.res[base+i] = w.res[eb+slices.Index(es, t)]
+		}
+	}
+	w.res, w.types = w.res[:eb], w.types[:tb]
+	return base
+}
+
+// evalKinds fills w.res[rb:] with the results of v against es, none of
+// them a union.
+func (w *walker) evalKinds(v any, es []*Type, rb int, depth int, owned bool) {
+	if w.limit != nil || !w.spend(len(es)) || v == nil {
+		return
+	}
+	switch x := v.(type) {
+	case string:
+		w.evalString(v, x, es, rb, depth)
+		return
+	case map[string]any:
+		w.evalObject(x, es, rb, depth, owned)
+		return
+	case []any:
+		w.evalArray(x, es, rb, depth, owned)
+		return
+	case json.RawMessage:
+		w.evalRawMessage(x, es, rb, depth)
+		return
+	}
+	switch k := kindOf(v); k {
+	case kindObject, kindArray:
+		w.evalGo(v, k, es, rb, depth)
+	case kindString:
+		w.evalString(v, stringOf(v), es, rb, depth)
+	case kindNull: // a typed nil: fits every type
+	default:
+		for j, t := range es {
+			w.res[rb+j] = w.scalar(v, k, t, depth)
+		}
+	}
+}
+
+// chooseKind is the result of a value of kind k against union u, from the
+// results of its members (es[i] at w.res[eb+i]):
+//
+//  1. A value that conforms to a member, keywords included, is kept.
+//  2. An object that can satisfy the discriminating keywords of some
+//     object members (its candidates) becomes the first of them that it
+//     converts to; if it converts to none, the first candidate's failure
+//     is the union's.
+//  3. Otherwise the plain rule: a value that conforms to any member is
+//     kept; else the members of its own kind are tried first, then the
+//     others in declared order, and the first that converts wins.
+//
+// A string that no member keeps as it is, but that holds JSON text, is
+// measured by the value the text holds: parsed, the value is kept where
+// the rules above would keep it. The keywords thus only choose a member;
+// they never fail a value.
+func (w *walker) chooseKind(k kind, u *Type, es []*Type, eb int) result {
+	get := func(m *Type) *result { return &w.res[eb+slices.Index(es, m)] }
+	text := false
+	if k == kindString {
+		for _, m := range u.members {
+			if r := get(m); r.state == fits {
+				return result{}
+			} else if r.text != 0 {
+				k, text = r.text, true
+			}
+		}
+	}
+	// fit is r as the value conforming to a member: as it is, or parsed.
+	fit := func(r *result) (result, bool) {
+		switch {
+		case r.state == fits:
+			return result{}, true
+		case text && r.textFit:
+			return *r, true
+		}
+		return result{}, false
+	}
+	for _, m := range u.members {
+		r := get(m)
+		if f, ok := fit(r); ok && (m.kind != typeObject || !m.keyed || r.keys&keysAsIs != 0) {
+			return f
+		}
+	}
+	var first *result
+	for _, m := range u.members {
+		if r := get(m); m.kind == typeObject && r.keys&keysSat != 0 {
+			if r.state != failed {
+				return *r
+			}
+			if first == nil {
+				first = r
+			}
+		}
+	}
+	if first == nil {
+		for _, m := range u.members {
+			if f, ok := fit(get(m)); ok {
+				return f
+			}
+		}
+		for _, own := range [2]bool{true, false} {
+			for _, m := range u.members {
+				if matchesKind(m.kind, k) != own {
+					continue
+				}
+				r := get(m)
+				if r.state == converted {
+					return *r
+				}
+				if first == nil {
+					first = r
+				}
+			}
+		}
+	}
+	r := *first
+	if f := r.fail; f != nil && f.leaf && len(f.kids) == 0 {
+		// The value itself failed, not something inside it: name the
+		// whole union, which is what the value was measured against.
+		e := f.err
+		e.Declared = u.String()
+		r.fail = leafFailure(e)
+	}
+	return r
+}
+
+// A cand is an object or array type that a container is evaluated against,
+// with what it has made of the container so far.
+type cand struct {
+	t     *Type
+	j     int // the type's index in the evaluation's types
+	k     int // the current member's type in the member evaluation's types; -1: any
+	arr   []any
+	obj   map[string]any
+	edits []*rawEdit // in JSON text: the edits of the converted members
+	fail  *failure
+	chg   *changes
+
+	// Keywords (object types that have them).
+	open     bool // a key outside props and patterns, where additionalProperties is false
+	enumLost bool // a property's value, coerced, matches none of its const or enum
+	enumMiss bool // ... as it is
+}
+
+// take records in c the result r of the container's member at.
+func (c *cand) take(at child, e any, r *result, x any, inPlace bool) {
+	if pt := c.t.props[at.key]; at.index < 0 && pt != nil && pt.enum != nil {
+		val := e
+		if r.state == converted {
+			val = r.out
+		}
+		c.enumLost = c.enumLost || r.state == failed || !enumHas(pt.enum, val)
+		c.enumMiss = c.enumMiss || !enumHas(pt.enum, e)
+	}
+	switch r.state {
+	case failed:
+		if c.fail == nil {
+			c.fail = &failure{}
+		}
+		c.fail.kids = append(c.fail.kids, failKid{at, r.fail})
+	case converted:
+		if r.chg != nil {
+			if c.chg == nil {
+				c.chg = &changes{}
+			}
+			c.chg.kids = append(c.chg.kids, changeKid{at, r.chg})
+		}
+		if c.fail != nil {
+			return
+		}
+		switch x := x.(type) {
+		case []any:
+			if c.arr == nil {
+				c.arr = x
+				if !inPlace {
+					c.arr = slices.Clone(x)
+				}
+			}
+			c.arr[at.index] = r.out
+		case map[string]any:
+			if c.obj == nil {
+				c.obj = x
+				if !inPlace {
+					c.obj = maps.Clone(x)
+				}
+			}
+			c.obj[at.key] = r.out
+		}
+	}
+}
+
+// result is what c made of the container x.
+func (c *cand) result(x any) result {
+	var r result
+	switch {
+	case c.fail != nil:
+		r = result{state: failed, fail: c.fail}
+	case c.arr != nil:
+		r = result{state: converted, out: c.arr, chg: c.chg}
+	case c.obj != nil:
+		r = result{state: converted, out: c.obj, chg: c.chg}
+	}
+	if c.t.kind == typeObject {
+		r.keys = c.keys(x)
+	}
+	return r
+}
+
+// keys tells how the object x meets c's discriminating keywords.
+func (c *cand) keys(x any) keys {
+	if !c.t.keyed {
+		return keysSat | keysAsIs
+	}
+	m, _ := x.(map[string]any)
+	for _, k := range c.t.required {
+		if _, ok := m[k]; !ok {
+			return 0
+		}
+	}
+	var ks keys
+	if !c.open && !c.enumLost {
+		ks |= keysSat
+	}
+	if !c.open && !c.enumMiss {
+		ks |= keysAsIs
+	}
+	return ks
+}
+
+// containerCands pushes a cand for each type of es that constrains the
+// members of a container of kind tk (object or array), and reports the
+// rest: a type that does not constrain fits; for a string, writeText is
+// set; other kinds fail.
+func (w *walker) containerCands(v any, tk typeKind, es []*Type, rb int) (cb int, text bool) {
+	cb = len(w.cands)
+	for j, t := range es {
+		switch {
+		case t.isAny():
+		case t.kind == tk && (t.constrains() || t.keyed):
+			w.pushCand(cand{t: t, j: j})
+		case t.kind == tk:
+		case t.kind == typeString:
+			text = true
+		default:
+			w.res[rb+j] = w.fail(v, t, ErrKind, "")
+		}
+	}
+	return cb, text
+}
+
+// member evaluates the member e (at) of a container against the types the
+// cands from cb on give it, and hands each cand its result.
+func (w *walker) member(x any, at child, e any, cb, depth int, owned, inPlace bool) {
+	tb := len(w.types)
+	for ci := cb; ci < len(w.cands); ci++ {
+		c := &w.cands[ci]
+		c.k = -1
+		if c.t.constrains() {
+			if ct := at.of(c.t); !ct.isAny() {
+				c.k = w.addType(tb, ct)
+			}
+		}
+		if c.t.closed && at.index < 0 && !c.t.known(at.key) {
+			c.open = true
+		}
+	}
+	if len(w.types) == tb {
+		return
+	}
+	n := len(w.cands)
+	r0 := w.eval(e, w.types[tb:], depth+1, owned)
+	if w.limit == nil {
+		for ci := cb; ci < n; ci++ {
+			if c := &w.cands[ci]; c.k >= 0 {
+				c.take(at, e, &w.res[r0+c.k], x, inPlace)
+			}
+		}
+	}
+	w.res, w.types = w.res[:r0], w.types[:tb]
+}
+
+func (w *walker) evalArray(x []any, es []*Type, rb, depth int, owned bool) {
+	cb, text := w.containerCands(x, typeArray, es, rb)
+	if n := len(w.cands) - cb; n > 0 {
+		if depth >= w.maxDepth {
+			w.tooDeep()
+			w.cands = w.cands[:cb]
+			return
+		}
+		inPlace := owned && len(es) == 1
+		for i, e := range x {
+			w.member(x, child{index: i}, e, cb, depth, owned, inPlace)
+			if w.limit != nil {
+				break
+			}
+		}
+		for ci := cb; ci < len(w.cands); ci++ {
+			w.res[rb+w.cands[ci].j] = w.cands[ci].result(x)
+		}
+		clear(w.cands[cb:])
+		w.cands = w.cands[:cb]
+	}
+	if text {
+		w.toText(x, es, rb, depth)
+	}
+}
+
+func (w *walker) evalObject(x map[string]any, es []*Type, rb, depth int, owned bool) {
+	cb, text := w.containerCands(x, typeObject, es, rb)
+	for j, t := range es {
+		if t.kind == typeObject && !t.constrains() && !t.keyed || t.isAny() {
+			w.res[rb+j].keys = keysSat | keysAsIs
+		}
+	}
+	if n := len(w.cands) - cb; n > 0 {
+		if depth >= w.maxDepth {
+			w.tooDeep()
+			w.cands = w.cands[:cb]
+			return
+		}
+		inPlace := owned && len(es) == 1
+		for k, e := range x {
+			w.member(x, child{key: k, index: -1}, e, cb, depth, owned, inPlace)
+			if w.limit != nil {
+				break
+			}
+		}
+		for ci := cb; ci < len(w.cands); ci++ {
+			w.res[rb+w.cands[ci].j] = w.cands[ci].result(x)
+		}
+		clear(w.cands[cb:])
+		w.cands = w.cands[:cb]
+	}
+	if text {
+		w.toText(x, es, rb, depth)
+	}
+}
+
+// toText writes the container x as JSON text for the string types of es.
+func (w *walker) toText(x any, es []*Type, rb, depth int) {
+	var text string
+	var err error
+	done := false
+	for j, t := range es {
+		if t.kind != typeString {
+			continue
+		}
+		if !done {
+			text, err = w.encode(x, depth)
+			done = true
+		}
+		if err != nil {
+			w.res[rb+j] = w.failWith(x, t, err)
+			continue
+		}
+		w.res[rb+j] = w.convert(x, t, text, ToJSONText)
+	}
+}
+
+// encode writes an object or array as compact JSON text for a string.
+func (w *walker) encode(v any, depth int) (string, error) {
+	if err := w.checkGo(v, depth); err != nil {
+		return "", err
+	}
+	text, err := appendJSON(nil, v, w.maxDepth-depth)
+	if err != nil {
+		return "", err
+	}
+	if w.o.MaxSize > 0 && len(text) > w.o.MaxSize {
+		return "", &Error{Err: ErrLimit, Detail: "JSON text longer than " + strconv.Itoa(w.o.MaxSize) + " bytes"}
+	}
+	return string(text), nil
+}
+
+// evalRawMessage decodes a json.RawMessage and evaluates what it holds:
+// its JSON text is the value, so even a value that fits is a new one.
+func (w *walker) evalRawMessage(x json.RawMessage, es []*Type, rb, depth int) {
+	val, err := w.parse(x, depth)
+	if err != nil {
+		for j, t := range es {
+			if !t.isAny() {
+				w.res[rb+j] = w.failWith(x, t, err)
+			}
+		}
+		return
+	}
+	pb := w.eval(val, es, depth, true)
+	for j := range es {
+		r := w.res[pb+j]
+		if r.state == fits && !es[j].isAny() {
+			r = result{state: converted, out: val, keys: r.keys}
+		}
+		w.res[rb+j] = r
+	}
+	w.res = w.res[:pb]
+}
+
+// parse decodes JSON text found at depth, within MaxSize; the work
+// budget grows with the text, so that the text's own size never counts
+// against the caller.
+func (w *walker) parse(text []byte, depth int) (any, error) {
+	if w.o.MaxSize > 0 && len(text) > w.o.MaxSize {
+		return nil, &Error{Err: ErrLimit, Detail: "JSON text longer than " + strconv.Itoa(w.o.MaxSize) + " bytes"}
+	}
+	w.budget += workPerByte * len(text)
+	return decodeJSON(text, w.o.UseNumber, w.maxDepth-depth)
+}
+
+func (w *walker) parseString(text string, depth int) (any, error) {
+	if w.o.MaxSize > 0 && len(text) > w.o.MaxSize {
+		return nil, &Error{Err: ErrLimit, Detail: "JSON text longer than " + strconv.Itoa(w.o.MaxSize) + " bytes"}
+	}
+	w.budget += workPerByte * len(text)
+	return decodeJSON(text, w.o.UseNumber, w.maxDepth-depth)
+}
+
+// evalGo evaluates a Go map, slice, array or struct of another type than
+// encoding/json decodes into. Where it does not fit, it is converted
+// through its JSON form, written once for all the types that need it.
+func (w *walker) evalGo(v any, k kind, es []*Type, rb, depth int) {
+	f := fitter{maxDepth: w.maxDepth, budget: w.budget - w.work}
+	mask := f.fitMany(v, es, depth)
+	w.spend(f.work)
+	tb := len(w.types)
+	for j, t := range es {
+		switch {
+		case mask&(1<<j) != 0:
+			if t.kind == typeObject {
+				w.res[rb+j].keys = keysSat | keysAsIs
+			}
+		case t.kind == typeString:
+		case t.kind == typeObject && k == kindObject, t.kind == typeArray && k == kindArray:
+			w.pushType(t)
+		default:
+			w.res[rb+j] = w.fail(v, t, ErrKind, "")
+		}
+	}
+	if via := w.types[tb:]; len(via) > 0 {
+		w.viaJSON(v, via, es, rb, depth)
+	}
+	w.types = w.types[:tb]
+	w.toText(v, es, rb, depth)
+}
+
+// viaJSON converts v, a Go value, to the types via (a subset of es)
+// through its JSON form.
+func (w *walker) viaJSON(v any, via, es []*Type, rb, depth int) {
+	text, err := w.encode(v, depth)
+	var val any
+	if err == nil {
+		val, err = w.parseString(text, depth)
+	}
+	if err != nil {
+		for _, t := range via {
+			w.res[rb+slices.Index(es, t)] = w.failWith(v, t, err)
+		}
+		return
+	}
+	pb := w.eval(val, via, depth, true)
+	for i, t := range via {
+		r := w.res[pb+i]
+		if r.state != failed {
+			out := val
+			if r.state == converted {
+				out = r.out
+			}
+			c := w.convert(v, t, out, ViaJSON)
+			c.chg = c.chg.with(r.chg)
+			c.keys = r.keys
+			r = c
+		}
+		w.res[rb+slices.Index(es, t)] = r
+	}
+	w.res = w.res[:pb]
+}
+
+// with puts the changes inside a converted value under its own change.
+func (c *changes) with(inner *changes) *changes {
+	switch {
+	case inner == nil:
+		return c
+	case c == nil:
+		return inner
+	}
+	c.own = append(c.own, inner.own...)
+	c.kids = append(c.kids, inner.kids...)
+	return c
+}
+
+// checkGo bounds the depth of a Go value of another type before it is
+// handed to encoding/json, which recurses without a limit: a value nested
+// deeper than MaxDepth, or cyclic, is an error instead of a stack overflow.
+func (w *walker) checkGo(v any, depth int) error {
+	switch v.(type) {
+	case map[string]any, []any:
+		return nil // the encoder counts the depth of these itself
+	}
+	d := goDepth{left: w.maxDepth - depth, budget: w.budget - w.work}
+	ok := d.walk(v, 0)
+	w.spend(d.visits)
+	if !ok {
+		return &Error{Err: ErrLimit, Detail: "nesting deeper than " + strconv.Itoa(w.maxDepth) + " (a cycle?)"}
+	}
+	return nil
+}
