@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,9 +12,10 @@ import (
 	"testing"
 )
 
-// The conformance vectors of ../shared/conformance, copied into
-// testdata/conformance so that a clone elsewhere has them; README.md there
-// gives the rules these tests apply.
+// The conformance vectors: the shared ones, copied into testdata/conformance
+// so that every clone has them, and ours beside them (files named
+// *-values.json and *-schemas.json). README.md there gives the rules these
+// tests apply.
 
 type valueCase struct {
 	ID       string          `json:"id"`
@@ -249,24 +251,74 @@ func checkSchemaResult(t *testing.T, c schemaCase, how string, got map[string]an
 	}
 }
 
-// The copy in testdata must not drift from the shared vectors it came from.
-func TestConformanceCopyIsCurrent(t *testing.T) {
-	shared := filepath.Join("..", "shared", "conformance")
-	if _, err := os.Stat(shared); err != nil {
-		t.Skip("no ../shared/conformance beside this checkout")
+// TestVendoredCopiesAreCurrent checks that the copies in testdata have not
+// drifted from the folders they were copied from, when those sit beside
+// this checkout (in ../shared): the conformance vectors, beside which only
+// our own *-values.json and *-schemas.json may be added, and the JSON
+// Schema Test Suite, copied whole and unchanged. A clone elsewhere has no
+// such folder and skips the check.
+func TestVendoredCopiesAreCurrent(t *testing.T) {
+	for _, c := range []struct {
+		shared, copy string
+		ours         func(name string) bool // files of our own beside the copy
+	}{
+		{
+			shared: filepath.Join("..", "shared", "conformance"),
+			copy:   filepath.Join("testdata", "conformance"),
+			ours: func(name string) bool {
+				return !strings.Contains(name, "/") &&
+					(strings.HasSuffix(name, "-values.json") || strings.HasSuffix(name, "-schemas.json"))
+			},
+		},
+		{
+			shared: filepath.Join("..", "shared", "jsonschema-suite"),
+			copy:   filepath.Join("testdata", "jsonschema-suite"),
+			ours:   func(string) bool { return false },
+		},
+	} {
+		t.Run(filepath.Base(c.copy), func(t *testing.T) {
+			if _, err := os.Stat(c.shared); err != nil {
+				t.Skipf("no %s beside this checkout", c.shared)
+			}
+			want, got := treeFiles(t, c.shared), treeFiles(t, c.copy)
+			if len(want) == 0 {
+				t.Fatalf("%s is empty", c.shared)
+			}
+			for name, data := range want {
+				if g, ok := got[name]; !ok {
+					t.Errorf("%s/%s is missing: copy %s again", c.copy, name, c.shared)
+				} else if !bytes.Equal(g, data) {
+					t.Errorf("%s/%s differs from %s/%s: copy it again", c.copy, name, c.shared, name)
+				}
+			}
+			for name := range got {
+				if _, ok := want[name]; !ok && !c.ours(name) {
+					t.Errorf("%s/%s is not in %s: remove it, or copy the folder again", c.copy, name, c.shared)
+				}
+			}
+		})
 	}
-	files, _ := filepath.Glob(filepath.Join(shared, "*"))
-	if len(files) == 0 {
-		t.Fatal("../shared/conformance is empty")
-	}
-	for _, f := range files {
-		want, err := os.ReadFile(f)
+}
+
+// treeFiles reads every file under dir, by slash-separated path relative to
+// it.
+func treeFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
-		got, err := os.ReadFile(filepath.Join("testdata", "conformance", filepath.Base(f)))
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("testdata/conformance/%s differs from %s (err %v): copy it again", filepath.Base(f), f, err)
-		}
+		rel, err := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)] = data
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
+	return files
 }
