@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
+	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,9 +14,10 @@ import (
 	"testing"
 )
 
-// The conformance vectors of ../shared/conformance, copied into
-// testdata/conformance so that a clone elsewhere has them; README.md there
-// gives the rules these tests apply.
+// The conformance vectors: the shared ones, copied into testdata/conformance
+// so that every clone has them, and ours beside them (files named
+// *-values.json and *-schemas.json). README.md there gives the rules these
+// tests apply.
 
 type valueCase struct {
 	ID       string          `json:"id"`
@@ -92,11 +96,39 @@ func deepCopy(v any) any {
 // value, and {"$json": X} matches a string whose JSON equals X. It returns
 // "" on a match, else what differs where.
 func jsonMismatch(got any, want json.RawMessage) string {
-	text, err := json.Marshal(got)
+	text, err := json.Marshal(exactFloats(got))
 	if err != nil {
 		return fmt.Sprintf("result cannot be written as JSON: %v", err)
 	}
 	return matchJSON("", mustUseNumber(text), mustUseNumber(want))
+}
+
+// exactFloats returns v with each whole float64 beyond 2^53 replaced by a
+// json.Number of its exact value. encoding/json writes such a float in its
+// shortest form (2^64 as 18446744073709552000), which names another
+// integer; the float itself is exactly 18446744073709551616, which a
+// vector may want. Fractions are left to the shortest form, which is what
+// they were read from. v itself is not modified.
+func exactFloats(v any) any {
+	switch x := v.(type) {
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) >= 1<<53 && !math.IsInf(x, 0) {
+			return json.Number(new(big.Float).SetFloat64(x).Text('f', 0))
+		}
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = exactFloats(e)
+		}
+		return m
+	case []any:
+		s := make([]any, len(x))
+		for i, e := range x {
+			s[i] = exactFloats(e)
+		}
+		return s
+	}
+	return v
 }
 
 func mustUseNumber(text []byte) any {
@@ -219,12 +251,33 @@ func TestConformanceSchemas(t *testing.T) {
 			}
 			checkSchemaResult(t, c, "Coerce", got, err)
 
-			gotJSON, err := s.CoerceJSON(c.Args)
+			gotJSON, errJSON := s.CoerceJSON(c.Args)
 			if !json.Valid(gotJSON) {
 				t.Fatalf("CoerceJSON wrote invalid JSON %s", gotJSON)
 			}
 			// UseNumber: the exact digits CoerceJSON wrote are what is checked.
-			checkSchemaResult(t, c, "CoerceJSON", mustUseNumber(gotJSON).(map[string]any), err)
+			checkSchemaResult(t, c, "CoerceJSON", mustUseNumber(gotJSON).(map[string]any), errJSON)
+			if c.Error {
+				return
+			}
+
+			// Arguments that already are what the vector wants come back
+			// untouched: the same map, the same bytes.
+			if jsonMismatch(before, c.Want) == "" {
+				if !sameMap(got, args) {
+					t.Errorf("Coerce(%s) returned a copy of arguments that needed nothing", c.Args)
+				}
+				if !identical([]byte(c.Args), gotJSON) {
+					t.Errorf("CoerceJSON(%s) returned a copy of arguments that needed nothing", c.Args)
+				}
+			}
+			// A result is a fixed point: coercing it again changes nothing.
+			if again, err := s.Coerce(got); err != nil || !sameMap(again, got) {
+				t.Errorf("not a fixed point: Coerce(%#v) = %#v, %v", got, again, err)
+			}
+			if again, err := s.CoerceJSON(gotJSON); err != nil || !identical(again, gotJSON) {
+				t.Errorf("not a fixed point: CoerceJSON(%s) = %s, %v", gotJSON, again, err)
+			}
 		})
 	}
 	t.Logf("%d schema vectors", len(cases))
@@ -249,24 +302,74 @@ func checkSchemaResult(t *testing.T, c schemaCase, how string, got map[string]an
 	}
 }
 
-// The copy in testdata must not drift from the shared vectors it came from.
-func TestConformanceCopyIsCurrent(t *testing.T) {
-	shared := filepath.Join("..", "shared", "conformance")
-	if _, err := os.Stat(shared); err != nil {
-		t.Skip("no ../shared/conformance beside this checkout")
+// TestVendoredCopiesAreCurrent checks that the copies in testdata have not
+// drifted from the folders they were copied from, when those sit beside
+// this checkout (in ../shared): the conformance vectors, beside which only
+// our own *-values.json and *-schemas.json may be added, and the JSON
+// Schema Test Suite, copied whole and unchanged. A clone elsewhere has no
+// such folder and skips the check.
+func TestVendoredCopiesAreCurrent(t *testing.T) {
+	for _, c := range []struct {
+		shared, copy string
+		ours         func(name string) bool // files of our own beside the copy
+	}{
+		{
+			shared: filepath.Join("..", "shared", "conformance"),
+			copy:   filepath.Join("testdata", "conformance"),
+			ours: func(name string) bool {
+				return !strings.Contains(name, "/") &&
+					(strings.HasSuffix(name, "-values.json") || strings.HasSuffix(name, "-schemas.json"))
+			},
+		},
+		{
+			shared: filepath.Join("..", "shared", "jsonschema-suite"),
+			copy:   filepath.Join("testdata", "jsonschema-suite"),
+			ours:   func(string) bool { return false },
+		},
+	} {
+		t.Run(filepath.Base(c.copy), func(t *testing.T) {
+			if _, err := os.Stat(c.shared); err != nil {
+				t.Skipf("no %s beside this checkout", c.shared)
+			}
+			want, got := treeFiles(t, c.shared), treeFiles(t, c.copy)
+			if len(want) == 0 {
+				t.Fatalf("%s is empty", c.shared)
+			}
+			for name, data := range want {
+				if g, ok := got[name]; !ok {
+					t.Errorf("%s/%s is missing: copy %s again", c.copy, name, c.shared)
+				} else if !bytes.Equal(g, data) {
+					t.Errorf("%s/%s differs from %s/%s: copy it again", c.copy, name, c.shared, name)
+				}
+			}
+			for name := range got {
+				if _, ok := want[name]; !ok && !c.ours(name) {
+					t.Errorf("%s/%s is not in %s: remove it, or copy the folder again", c.copy, name, c.shared)
+				}
+			}
+		})
 	}
-	files, _ := filepath.Glob(filepath.Join(shared, "*"))
-	if len(files) == 0 {
-		t.Fatal("../shared/conformance is empty")
-	}
-	for _, f := range files {
-		want, err := os.ReadFile(f)
+}
+
+// treeFiles reads every file under dir, by slash-separated path relative to
+// it.
+func treeFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
-		got, err := os.ReadFile(filepath.Join("testdata", "conformance", filepath.Base(f)))
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("testdata/conformance/%s differs from %s (err %v): copy it again", filepath.Base(f), f, err)
-		}
+		rel, err := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)] = data
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
+	return files
 }
