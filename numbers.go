@@ -105,29 +105,6 @@ func (n numeral) significand() (digits string, scale int) {
 	return trimmed, scale
 }
 
-// whole reports whether n is an integer, without allocating: the digits
-// that the exponent leaves behind the point must all be zero.
-func (n numeral) whole() bool {
-	total := len(n.int) + len(n.frac)
-	k := len(n.frac) - n.exp // digits after the point
-	if k <= 0 {
-		return true
-	}
-	for i := max(total-k, 0); i < total; i++ {
-		if n.digit(i) != '0' {
-			return false
-		}
-	}
-	return true
-}
-
-func (n numeral) digit(i int) byte {
-	if i < len(n.int) {
-		return n.int[i]
-	}
-	return n.frac[i-len(n.int)]
-}
-
 // numberResult is the outcome of converting a numeral.
 type numberResult struct {
 	value    any

@@ -50,10 +50,11 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 		return args, rawFail(args, err)
 	}
 	if fits {
+		countWork(f.work + len(args))
 		return args, nil
 	}
 	w := getWalker(s.opts)
-	defer w.release()
+	defer w.release(f.work + len(args))
 	w.budget += workPerByte * len(args)
 	return w.rawArgs(args, start, end, s.params)
 }
@@ -495,56 +496,70 @@ func rawScalar(tok []byte) (any, bool) {
 
 // rawArgs is the walk of CoerceJSON's arguments that do not all fit: each
 // parameter is evaluated against its type, and the text is copied with the
-// converted ones rewritten. A parameter that fails keeps its bytes.
+// converted ones rewritten. A parameter that fails keeps its bytes. The
+// walk reads each byte once, as it goes; a pre-pass finds the keys given
+// twice (the last occurrence is the one every decoder keeps; the others
+// are copied as they are).
 func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, error) {
+	w.superseded = supersededKeys(args[:end], start)
 	var edits []*rawEdit
 	var fail *failure
 	var chg *changes
-	members := w.rawMembers(args, start)
-	for n, m := range members {
-		if m.dup {
-			continue // the last occurrence of a key is the one every decoder keeps
+	i := skipJSONSpace(args, start+1)
+	for i < end && args[i] == '"' {
+		keyStart := i
+		keyEnd, escaped, _ := scanJSONString(args, i+1)
+		i, _ = scanJSONColon(args, keyEnd)
+		lo := skipJSONSpace(args, i)
+		var ft *Type
+		if !w.superseded[keyStart] {
+			ft = rawField(params, args[keyStart+1:keyEnd-1], escaped)
 		}
-		ft := rawField(params, args[m.keyLo:m.keyHi], m.escaped)
+		hi := 0
 		if ft.isAny() {
-			continue
-		}
-		at := child{key: keyString(args[m.keyLo:m.keyHi]), index: -1}
-		r := w.rawOne(args, m.lo, m.hi, ft, 1)
-		if w.limit != nil {
-			if w.stopAll {
+			hi, _ = skipNested(args, lo, 0, 1<<30)
+		} else {
+			at := child{key: keyString(args[keyStart+1 : keyEnd-1]), index: -1}
+			var r result
+			hi, r = w.rawOne(args, lo, ft, 1)
+			if w.limit != nil {
 				e := *w.limit
-				e.Declared, e.Value = "object", json.RawMessage(args)
-				return args, &e
-			}
-			e := *w.limit
-			e.Declared, e.Value = ft.String(), json.RawMessage(args[m.lo:m.hi])
-			w.limit = nil
-			r = result{state: failed, fail: leafFailure(e)}
-		}
-		switch r.state {
-		case failed:
-			if fail == nil {
-				fail = &failure{}
-			}
-			fail.kids = append(fail.kids, failKid{at, r.fail})
-		case converted:
-			edits = append(edits, r.out.(*rawEdit))
-			if r.chg != nil {
-				if chg == nil {
-					chg = &changes{}
+				if w.stopAll {
+					e.Declared, e.Value = "object", json.RawMessage(args)
+					return args, &e
 				}
-				chg.kids = append(chg.kids, changeKid{at, r.chg})
+				hi, _ = skipNested(args, lo, 0, 1<<30)
+				e.Declared, e.Value = ft.String(), json.RawMessage(args[lo:hi])
+				w.limit = nil
+				r = result{state: failed, fail: leafFailure(e)}
+			}
+			switch r.state {
+			case failed:
+				if fail == nil {
+					fail = &failure{}
+				}
+				fail.kids = append(fail.kids, failKid{at, r.fail})
+			case converted:
+				edits = append(edits, r.out.(*rawEdit))
+				if r.chg != nil {
+					if chg == nil {
+						chg = &changes{}
+					}
+					chg.kids = append(chg.kids, changeKid{at, r.chg})
+				}
 			}
 		}
-		_ = n
+		i = skipJSONSpace(args, hi)
+		if i < end && args[i] == ',' {
+			i = skipJSONSpace(args, i+1)
+		}
 	}
 	out := args
 	if len(edits) > 0 {
 		out = make([]byte, 0, len(args)+len(args)/4+16)
 		root := &rawEdit{lo: 0, hi: len(args), kids: edits}
 		var err error
-		if out, err = root.write(out, args); err != nil {
+		if out, err = root.write(out, args, w); err != nil {
 			return args, err
 		}
 	}
@@ -555,63 +570,93 @@ func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, err
 	return out, nil
 }
 
-// A rawMember is one member of an object in JSON text: the bytes of its
-// key (between the quotes) and of its value.
-type rawMember struct {
-	keyLo, keyHi, lo, hi int
-	escaped              bool
-	dup                  bool // the key occurs again later in the object
-}
-
-// rawMembers lists the members of the valid JSON object at data[i].
-func (w *walker) rawMembers(data []byte, i int) []rawMember {
-	var list []rawMember
-	i = skipJSONSpace(data, i+1)
-	for i < len(data) && data[i] == '"' {
-		keyEnd, escaped, _ := scanJSONString(data, i+1)
-		m := rawMember{keyLo: i + 1, keyHi: keyEnd - 1, escaped: escaped}
-		i, _ = scanJSONColon(data, keyEnd)
-		m.lo = skipJSONSpace(data, i)
-		m.hi, _ = skipNested(data, m.lo, 0, 1<<30)
-		list = append(list, m)
-		i = skipJSONSpace(data, m.hi)
-		if i < len(data) && data[i] == ',' {
-			i = skipJSONSpace(data, i+1)
+// supersededKeys returns the offsets of the keys, in the valid JSON text
+// from data[start], that occur again later in the same object: nil when
+// no key does, the usual case. It reads each byte once.
+func supersededKeys(data []byte, start int) map[int]bool {
+	var out map[int]bool
+	type frame struct {
+		obj  bool
+		keys int // where the object's keys start in keys
+	}
+	var stack []frame
+	var keys [][2]int // the key spans of the open objects
+	expectKey := false
+	for i := start; i < len(data); i++ {
+		switch data[i] {
+		case '{':
+			stack = append(stack, frame{true, len(keys)})
+			expectKey = true
+		case '[':
+			stack = append(stack, frame{false, len(keys)})
+			expectKey = false
+		case '}', ']':
+			f := stack[len(stack)-1]
+			if f.obj {
+				out = markSuperseded(data, keys[f.keys:], out)
+				keys = keys[:f.keys]
+			}
+			stack = stack[:len(stack)-1]
+			expectKey = false
+		case ',':
+			expectKey = len(stack) > 0 && stack[len(stack)-1].obj
+		case '"':
+			end := skipStringValid(data, i)
+			if expectKey {
+				keys = append(keys, [2]int{i, end})
+				expectKey = false
+			}
+			i = end - 1
 		}
 	}
-	markDuplicates(data, list)
-	return list
+	return out
 }
 
-// markDuplicates marks the members whose key occurs again later.
-func markDuplicates(data []byte, list []rawMember) {
-	key := func(m rawMember) string {
-		if m.escaped {
-			return keyString(data[m.keyLo:m.keyHi])
+// markSuperseded adds to out the keys of one object (spans, quotes
+// included) that occur again later in it.
+func markSuperseded(data []byte, spans [][2]int, out map[int]bool) map[int]bool {
+	key := func(s [2]int) string { return keyString(data[s[0]+1 : s[1]-1]) }
+	mark := func(s [2]int) {
+		if out == nil {
+			out = map[int]bool{}
 		}
-		return string(data[m.keyLo:m.keyHi])
+		out[s[0]] = true
 	}
-	if len(list) <= 16 {
-		for a := range list {
-			for b := a + 1; b < len(list); b++ {
-				if list[a].escaped || list[b].escaped {
-					if key(list[a]) == key(list[b]) {
-						list[a].dup = true
-					}
-				} else if bytes.Equal(data[list[a].keyLo:list[a].keyHi], data[list[b].keyLo:list[b].keyHi]) {
-					list[a].dup = true
+	if len(spans) <= 16 {
+		for a := range spans {
+			for b := a + 1; b < len(spans); b++ {
+				if bytes.Equal(data[spans[a][0]:spans[a][1]], data[spans[b][0]:spans[b][1]]) || key(spans[a]) == key(spans[b]) {
+					mark(spans[a])
+					break
 				}
 			}
 		}
-		return
+		return out
 	}
-	last := make(map[string]int, len(list))
-	for n, m := range list {
-		last[key(m)] = n
+	last := make(map[string]int, len(spans))
+	for n, s := range spans {
+		last[key(s)] = n
 	}
-	for n := range list {
-		list[n].dup = last[key(list[n])] != n
+	for n, s := range spans {
+		if last[key(s)] != n {
+			mark(s)
+		}
 	}
+	return out
+}
+
+// skipStringValid returns the index past the valid JSON string literal
+// whose opening quote is at data[i].
+func skipStringValid(data []byte, i int) int {
+	for i++; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return i
 }
 
 // A rawEdit is a change to JSON text: the bytes data[lo:hi] replaced by
@@ -624,15 +669,19 @@ type rawEdit struct {
 }
 
 // write appends the edited text to dst.
-func (e *rawEdit) write(dst, data []byte) ([]byte, error) {
+func (e *rawEdit) write(dst, data []byte, w *walker) ([]byte, error) {
 	if e.whole {
-		return appendJSON(dst, e.val, 0)
+		v, err := w.settle(e.val)
+		if err != nil {
+			return dst, err
+		}
+		return appendJSON(dst, v, 0)
 	}
 	pos := e.lo
 	for _, k := range e.kids {
 		dst = append(dst, data[pos:k.lo]...)
 		var err error
-		if dst, err = k.write(dst, data); err != nil {
+		if dst, err = k.write(dst, data, w); err != nil {
 			return dst, err
 		}
 		pos = k.hi
@@ -640,31 +689,24 @@ func (e *rawEdit) write(dst, data []byte) ([]byte, error) {
 	return append(dst, data[pos:e.hi]...), nil
 }
 
-// value is the value an edit writes, for comparing with an enum.
-func (e *rawEdit) value() any {
-	if e.whole {
-		return e.val
-	}
-	return nil
-}
-
-// rawOne evaluates the valid JSON value data[lo:hi] against t.
-func (w *walker) rawOne(data []byte, lo, hi int, t *Type, depth int) result {
+// rawOne evaluates the valid JSON value at data[i] against t, and returns
+// where it ends.
+func (w *walker) rawOne(data []byte, i int, t *Type, depth int) (int, result) {
 	tb := len(w.types)
 	w.pushType(t)
-	rb := w.rawEval(data, lo, hi, w.types[tb:], depth)
+	end, rb := w.rawEval(data, i, w.types[tb:], depth)
 	r := w.res[rb]
 	w.res, w.types = w.res[:rb], w.types[:tb]
-	return r
+	return end, r
 }
 
-// rawEval is eval on the valid JSON value data[lo:hi]: the results of
-// converted values hold *rawEdit.
-func (w *walker) rawEval(data []byte, lo, hi int, ts []*Type, depth int) int {
+// rawEval is eval on the valid JSON value at data[i]: it returns where the
+// value ends, and the index of its results, whose converted values hold a
+// *rawEdit.
+func (w *walker) rawEval(data []byte, i int, ts []*Type, depth int) (int, int) {
 	base := w.push(len(ts))
 	if len(ts) == 1 && ts[0].kind != typeUnion {
-		w.rawKinds(data, lo, hi, ts, base, depth)
-		return base
+		return w.rawKinds(data, i, ts, base, depth), base
 	}
 	tb := len(w.types)
 	for _, t := range ts {
@@ -678,161 +720,159 @@ func (w *walker) rawEval(data []byte, lo, hi int, ts []*Type, depth int) int {
 	}
 	es := w.types[tb:]
 	eb := w.push(len(es))
-	w.rawKinds(data, lo, hi, es, eb, depth)
-	k := tokenKind(data[lo])
-	for i, t := range ts {
+	end := w.rawKinds(data, i, es, eb, depth)
+	k := tokenKind(data[i])
+	for n, t := range ts {
 		if t.kind == typeUnion {
-			w.res[base+i] = w.chooseKind(k, t, es, eb)
+			w.res[base+n] = w.chooseKind(k, t, es, eb)
 		} else {
-			w.res[base+i] = w.res[eb+slices.Index(es, t)]
+			w.res[base+n] = w.res[eb+slices.Index(es, t)]
 		}
 	}
 	w.res, w.types = w.res[:eb], w.types[:tb]
-	return base
+	return end, base
 }
 
-// rawKinds fills w.res[rb:] with the results of data[lo:hi] against es.
-// Objects and arrays are walked here, keeping the bytes of what fits;
-// scalars are decoded and converted as values.
-func (w *walker) rawKinds(data []byte, lo, hi int, es []*Type, rb, depth int) {
-	if w.limit != nil || !w.spend(len(es)) {
-		return
+// rawKinds fills w.res[rb:] with the results of the value at data[i]
+// against es, and returns where it ends. Objects and arrays are walked
+// here, keeping the bytes of what fits; scalars are decoded and converted
+// as values.
+func (w *walker) rawKinds(data []byte, i int, es []*Type, rb, depth int) int {
+	k := tokenKind(data[i])
+	if k == kindObject || k == kindArray {
+		return w.rawContainer(data, i, k, es, rb, depth)
 	}
-	k := tokenKind(data[lo])
-	switch k {
-	case kindNull:
-		return
-	case kindObject, kindArray:
-		w.rawContainer(data, lo, hi, k, es, rb, depth)
-		return
+	end, _ := skipNested(data, i, 0, 1)
+	if w.limit != nil || !w.spend(len(es)) || k == kindNull {
+		return end
 	}
-	// Scalars: the types the token fits keep it; for the others it is
-	// decoded once and converted as a value.
+	// The types the token fits keep it; for the others it is decoded once
+	// and converted as a value.
 	tb := len(w.types)
-	for j, t := range es {
-		if !t.isAny() && !fitRawScalar(data[lo:hi], k, t) {
+	for _, t := range es {
+		if !t.isAny() && !fitRawScalar(data[i:end], k, t) {
 			w.pushType(t)
-		} else if t.kind == typeObject {
-			w.res[rb+j].keys = 0
 		}
 	}
 	if conv := w.types[tb:]; len(conv) > 0 {
-		val, err := decodeJSON(data[lo:hi], w.o.UseNumber, 1)
+		val, err := decodeJSON(data[i:end], w.o.UseNumber, 1)
 		if err != nil { // cannot happen: the text was validated
-			val = json.RawMessage(data[lo:hi])
+			val = json.RawMessage(data[i:end])
 		}
 		vb := w.eval(val, conv, depth, false)
-		for i, t := range conv {
-			r := w.res[vb+i]
+		for n, t := range conv {
+			r := w.res[vb+n]
 			if r.state == converted {
-				r.out = &rawEdit{lo: lo, hi: hi, whole: true, val: r.out}
+				r.out = &rawEdit{lo: i, hi: end, whole: true, val: r.out}
 			} else if r.state == fits { // the decoded value fits: write it as decoded
-				r = result{state: converted, out: &rawEdit{lo: lo, hi: hi, whole: true, val: val}, keys: r.keys}
+				r = result{state: converted, out: &rawEdit{lo: i, hi: end, whole: true, val: val}, keys: r.keys}
 			}
 			w.res[rb+slices.Index(es, t)] = r
 		}
 		w.res = w.res[:vb]
 	}
 	w.types = w.types[:tb]
+	return end
 }
 
-// rawContainer walks an object or array in JSON text against es.
-func (w *walker) rawContainer(data []byte, lo, hi int, k kind, es []*Type, rb, depth int) {
+// rawContainer walks the object or array at data[i] against es and
+// returns where it ends.
+func (w *walker) rawContainer(data []byte, i int, k kind, es []*Type, rb, depth int) int {
+	lo := i
 	tk := typeArray
+	closer := byte(']')
 	if k == kindObject {
-		tk = typeObject
+		tk, closer = typeObject, '}'
 	}
-	var placeholder any = []any(nil)
-	if k == kindObject {
-		placeholder = map[string]any(nil)
-	}
-	cb, text := w.containerCands(json.RawMessage(data[lo:hi]), tk, es, rb)
+	cb := len(w.cands)
 	for j, t := range es {
-		if tk == typeObject && (t.kind == typeObject && !t.constrains() && !t.keyed || t.isAny()) {
+		switch {
+		case t.isAny():
+		case t.kind == tk && (t.constrains() || t.keyed):
+			w.pushCand(cand{t: t, j: j})
+		case t.kind == typeObject && k == kindObject:
 			w.res[rb+j].keys = keysSat | keysAsIs
 		}
 	}
-	_ = placeholder
-	if len(w.cands) > cb {
-		if depth >= w.maxDepth {
-			w.tooDeep()
-			w.cands = w.cands[:cb]
-			return
-		}
-		var members []rawMember
-		if k == kindObject {
-			members = w.rawMembers(data, lo)
-		} else {
-			members = rawElements(data, lo)
-		}
-		for n, m := range members {
-			at := child{index: n}
-			if k == kindObject {
-				if m.dup {
-					continue
-				}
-				at = child{key: keyString(data[m.keyLo:m.keyHi]), index: -1}
-			}
-			w.rawMember(data, m, at, cb, depth)
-			if w.limit != nil {
-				break
-			}
-		}
-		for ci := cb; ci < len(w.cands); ci++ {
-			c := &w.cands[ci]
-			r := result{}
-			switch {
-			case c.fail != nil:
-				r = result{state: failed, fail: c.fail}
-			case c.edits != nil:
-				r = result{state: converted, out: &rawEdit{lo: lo, hi: hi, kids: c.edits}, chg: c.chg}
-			}
-			if tk == typeObject {
-				r.keys = c.rawKeysOf(data, members)
-			}
-			w.res[rb+c.j] = r
-		}
-		clear(w.cands[cb:])
+	if len(w.cands) == cb || w.limit != nil || !w.spend(len(es)) {
+		end, _ := skipNested(data, i, 0, 1<<30)
 		w.cands = w.cands[:cb]
+		w.containerRest(data, lo, end, tk, es, rb, depth)
+		return end
 	}
-	if text {
-		val, err := decodeJSON(data[lo:hi], w.o.UseNumber, w.maxDepth-depth)
-		for j, t := range es {
-			if t.kind != typeString {
-				continue
-			}
-			if err != nil {
-				w.res[rb+j] = w.failWith(json.RawMessage(data[lo:hi]), t, err)
-				continue
-			}
-			r := w.one(val, t, depth, true)
-			if r.state == converted {
-				r.out = &rawEdit{lo: lo, hi: hi, whole: true, val: r.out}
-			}
-			w.res[rb+j] = r
-		}
+	if depth >= w.maxDepth {
+		w.tooDeep()
+		end, _ := skipNested(data, i, 0, 1<<30)
+		w.cands = w.cands[:cb]
+		return end
 	}
-}
-
-// rawElements lists the elements of the valid JSON array at data[i].
-func rawElements(data []byte, i int) []rawMember {
-	var list []rawMember
 	i = skipJSONSpace(data, i+1)
-	for i < len(data) && data[i] != ']' {
-		m := rawMember{lo: i}
-		m.hi, _ = skipNested(data, i, 0, 1<<30)
-		list = append(list, m)
-		i = skipJSONSpace(data, m.hi)
-		if i < len(data) && data[i] == ',' {
+	for n := 0; data[i] != closer; n++ {
+		at := child{index: n}
+		keyStart := i
+		if k == kindObject {
+			keyEnd, _, _ := scanJSONString(data, i+1)
+			at = child{key: keyString(data[i+1 : keyEnd-1]), index: -1}
+			i, _ = scanJSONColon(data, keyEnd)
+			i = skipJSONSpace(data, i)
+		}
+		if k == kindObject && w.superseded[keyStart] {
+			i, _ = skipNested(data, i, 0, 1<<30) // a later occurrence decides
+		} else {
+			i = w.rawMember(data, i, at, cb, depth)
+		}
+		if w.limit != nil {
+			end, _ := skipNested(data, lo, 0, 1<<30)
+			w.cands = w.cands[:cb]
+			return end
+		}
+		i = skipJSONSpace(data, i)
+		if data[i] == ',' {
 			i = skipJSONSpace(data, i+1)
 		}
 	}
-	return list
+	end := i + 1
+	for ci := cb; ci < len(w.cands); ci++ {
+		c := &w.cands[ci]
+		r := result{}
+		switch {
+		case c.fail != nil:
+			r = result{state: failed, fail: c.fail}
+		case c.edits != nil:
+			r = result{state: converted, out: &rawEdit{lo: lo, hi: end, kids: c.edits}, chg: c.chg}
+		}
+		if tk == typeObject {
+			r.keys = c.seenKeys()
+		}
+		w.res[rb+c.j] = r
+	}
+	clear(w.cands[cb:])
+	w.cands = w.cands[:cb]
+	w.containerRest(data, lo, end, tk, es, rb, depth)
+	return end
 }
 
-// rawMember evaluates one member of a container in JSON text against the
-// types the cands from cb on give it.
-func (w *walker) rawMember(data []byte, m rawMember, at child, cb, depth int) {
+// containerRest gives the results of the object or array data[lo:hi]
+// against the types of es of other kinds: JSON text for a string (written
+// only if the result is used), a failure for the rest.
+func (w *walker) containerRest(data []byte, lo, hi int, tk typeKind, es []*Type, rb, depth int) {
+	for j, t := range es {
+		switch {
+		case t.isAny() || t.kind == tk:
+		case t.kind == typeString:
+			r := w.convert(kindValue(tk), t, nil, ToJSONText)
+			r.out = &rawEdit{lo: lo, hi: hi, whole: true, val: &lazyText{raw: data[lo:hi], depth: depth}}
+			w.res[rb+j] = r
+		default:
+			w.res[rb+j] = w.fail(json.RawMessage(data[lo:hi]), t, ErrKind, "")
+		}
+	}
+}
+
+// rawMember evaluates the member at data[i] of a container in JSON text
+// against the types the cands from cb on give it, and returns where it
+// ends.
+func (w *walker) rawMember(data []byte, i int, at child, cb, depth int) int {
 	tb := len(w.types)
 	for ci := cb; ci < len(w.cands); ci++ {
 		c := &w.cands[ci]
@@ -842,15 +882,16 @@ func (w *walker) rawMember(data []byte, m rawMember, at child, cb, depth int) {
 				c.k = w.addType(tb, ct)
 			}
 		}
-		if c.t.closed && at.index < 0 && !c.t.known(at.key) {
-			c.open = true
+		if at.index < 0 && c.t.keyed {
+			c.sawKey(at.key)
 		}
 	}
 	if len(w.types) == tb {
-		return
+		end, _ := skipNested(data, i, 0, 1<<30)
+		return end
 	}
 	n := len(w.cands)
-	r0 := w.rawEval(data, m.lo, m.hi, w.types[tb:], depth+1)
+	end, r0 := w.rawEval(data, i, w.types[tb:], depth+1)
 	if w.limit == nil {
 		for ci := cb; ci < n; ci++ {
 			c := &w.cands[ci]
@@ -859,10 +900,10 @@ func (w *walker) rawMember(data []byte, m rawMember, at child, cb, depth int) {
 			}
 			r := &w.res[r0+c.k]
 			if pt := c.t.props[at.key]; at.index < 0 && pt != nil && pt.enum != nil {
-				tok, _ := rawScalar(data[m.lo:m.hi])
+				tok, _ := rawScalar(data[i:end])
 				val := tok
 				if r.state == converted {
-					val = r.out.(*rawEdit).value()
+					val, _ = w.settle(r.out.(*rawEdit).val)
 				}
 				c.enumLost = c.enumLost || r.state == failed || !enumHas(pt.enum, val)
 				c.enumMiss = c.enumMiss || !enumHas(pt.enum, tok)
@@ -885,32 +926,14 @@ func (w *walker) rawMember(data []byte, m rawMember, at child, cb, depth int) {
 		}
 	}
 	w.res, w.types = w.res[:r0], w.types[:tb]
+	return end
 }
 
-// rawKeysOf tells how the object whose members are listed meets c's
-// discriminating keywords.
-func (c *cand) rawKeysOf(data []byte, members []rawMember) keys {
-	if !c.t.keyed {
-		return keysSat | keysAsIs
+// kindValue is an empty value of an object or array type's kind, to name
+// the kind of a value found in JSON text.
+func kindValue(tk typeKind) any {
+	if tk == typeObject {
+		return map[string]any(nil)
 	}
-	for _, req := range c.t.required {
-		found := false
-		for _, m := range members {
-			if keyString(data[m.keyLo:m.keyHi]) == req {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return 0
-		}
-	}
-	var ks keys
-	if !c.open && !c.enumLost {
-		ks |= keysSat
-	}
-	if !c.open && !c.enumMiss {
-		ks |= keysAsIs
-	}
-	return ks
+	return []any(nil)
 }

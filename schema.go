@@ -198,10 +198,11 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 		}
 	}
 	if fits {
+		countWork(f.work)
 		return args, nil
 	}
 	w := getWalker(s.opts)
-	defer w.release()
+	defer w.release(f.work)
 	out, copied := args, false
 	var fail *failure
 	var chg *changes
@@ -211,6 +212,7 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 			continue
 		}
 		r := w.one(v, ft, 1, false)
+		w.settleResult(&r, v, ft)
 		if w.limit != nil {
 			e := *w.limit
 			if w.stopAll {

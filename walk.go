@@ -26,9 +26,13 @@ type walker struct {
 	o        Options
 	maxDepth int
 	work     int    // values visited times the types they met
+	scanned  int    // bytes of JSON text parsed
 	budget   int    // work allowed before the call fails with ErrLimit
 	limit    *Error // set when the call must stop: too deep, or too much work
-	stopAll  bool   // the limit is the work budget: every parameter stops
+	// superseded holds the offsets of keys in CoerceJSON's arguments that
+	// occur again later in their object (see supersededKeys).
+	superseded map[int]bool
+	stopAll    bool // the limit is the work budget: every parameter stops
 
 	// Scratch stacks of the evaluations in progress, reused across calls.
 	types []*Type
@@ -46,7 +50,10 @@ func getWalker(o Options) *walker {
 	return w
 }
 
-func (w *walker) release() {
+// release returns w to the pool, after counting its work and that of the
+// fitter that came first (fitted).
+func (w *walker) release(fitted int) {
+	countWork(fitted + w.work + w.scanned)
 	// The scratch holds pointers into the call's values up to the
 	// high-water marks; clear that much, not the whole capacity.
 	clear(w.types[:w.typesHigh])
@@ -369,9 +376,10 @@ type cand struct {
 	chg   *changes
 
 	// Keywords (object types that have them).
-	open     bool // a key outside props and patterns, where additionalProperties is false
-	enumLost bool // a property's value, coerced, matches none of its const or enum
-	enumMiss bool // ... as it is
+	seen     uint64 // in JSON text: which of the required keys were seen (the first 64)
+	open     bool   // a key outside props and patterns, where additionalProperties is false
+	enumLost bool   // a property's value, coerced, matches none of its const or enum
+	enumMiss bool   // ... as it is
 }
 
 // take records in c the result r of the container's member at.
@@ -502,6 +510,9 @@ func (w *walker) member(x any, at child, e any, cb, depth int, owned, inPlace bo
 	n := len(w.cands)
 	r0 := w.eval(e, w.types[tb:], depth+1, owned)
 	if w.limit == nil {
+		for i, t := range w.types[tb:] {
+			w.settleResult(&w.res[r0+i], e, t)
+		}
 		for ci := cb; ci < n; ci++ {
 			if c := &w.cands[ci]; c.k >= 0 {
 				c.take(at, e, &w.res[r0+c.k], x, inPlace)
@@ -568,25 +579,64 @@ func (w *walker) evalObject(x map[string]any, es []*Type, rb, depth int, owned b
 	}
 }
 
-// toText writes the container x as JSON text for the string types of es.
+// toText gives the results of the container x for the string types of
+// es: its JSON text. The text is written only where the result is used
+// (see settle), so that a union of string and containers does not write
+// every level of a deep value, of which the result keeps one at most.
 func (w *walker) toText(x any, es []*Type, rb, depth int) {
-	var text string
-	var err error
-	done := false
 	for j, t := range es {
-		if t.kind != typeString {
-			continue
+		if t.kind == typeString {
+			w.res[rb+j] = w.convert(x, t, &lazyText{v: x, depth: depth}, ToJSONText)
 		}
-		if !done {
-			text, err = w.encode(x, depth)
-			done = true
-		}
-		if err != nil {
-			w.res[rb+j] = w.failWith(x, t, err)
-			continue
-		}
-		w.res[rb+j] = w.convert(x, t, text, ToJSONText)
 	}
+}
+
+// A lazyText is the JSON text of a container, written when first used:
+// of a value (v), or of JSON text (raw) compacted with keys sorted.
+type lazyText struct {
+	v     any
+	raw   []byte
+	depth int
+	text  string
+	err   error
+	done  bool
+}
+
+// settle returns v, or the text a lazyText stands for, written now.
+func (w *walker) settle(v any) (any, error) {
+	l, ok := v.(*lazyText)
+	if !ok {
+		return v, nil
+	}
+	if !l.done {
+		l.done = true
+		val := l.v
+		if l.raw != nil {
+			val, l.err = w.parse(l.raw, l.depth)
+		}
+		if l.err == nil {
+			l.text, l.err = w.encode(val, l.depth)
+		}
+		w.spend(len(l.text))
+	}
+	return l.text, l.err
+}
+
+// settleResult settles the value of a converted result: where writing the
+// JSON text fails, the result is that failure.
+func (w *walker) settleResult(r *result, v any, t *Type) {
+	if r.state != converted {
+		return
+	}
+	if _, ok := r.out.(*lazyText); !ok {
+		return
+	}
+	out, err := w.settle(r.out)
+	if err != nil {
+		*r = w.failWith(v, t, err)
+		return
+	}
+	r.out = out
 }
 
 // encode writes an object or array as compact JSON text for a string.
@@ -635,6 +685,7 @@ func (w *walker) parse(text []byte, depth int) (any, error) {
 		return nil, &Error{Err: ErrLimit, Detail: "JSON text longer than " + strconv.Itoa(w.o.MaxSize) + " bytes"}
 	}
 	w.budget += workPerByte * len(text)
+	w.scanned += len(text)
 	return decodeJSON(text, w.o.UseNumber, w.maxDepth-depth)
 }
 
@@ -643,6 +694,7 @@ func (w *walker) parseString(text string, depth int) (any, error) {
 		return nil, &Error{Err: ErrLimit, Detail: "JSON text longer than " + strconv.Itoa(w.o.MaxSize) + " bytes"}
 	}
 	w.budget += workPerByte * len(text)
+	w.scanned += len(text)
 	return decodeJSON(text, w.o.UseNumber, w.maxDepth-depth)
 }
 
@@ -734,4 +786,36 @@ func (w *walker) checkGo(v any, depth int) error {
 		return &Error{Err: ErrLimit, Detail: "nesting deeper than " + strconv.Itoa(w.maxDepth) + " (a cycle?)"}
 	}
 	return nil
+}
+
+// sawKey notes a key of an object in JSON text: required, or outside the
+// properties of a closed type.
+func (c *cand) sawKey(key string) {
+	if c.t.closed && !c.t.known(key) {
+		c.open = true
+	}
+	for r, req := range c.t.required[:min(len(c.t.required), 64)] {
+		if req == key {
+			c.seen |= 1 << r
+		}
+	}
+}
+
+// seenKeys tells how the object in JSON text whose keys c saw meets c's
+// discriminating keywords.
+func (c *cand) seenKeys() keys {
+	if !c.t.keyed {
+		return keysSat | keysAsIs
+	}
+	if n := len(c.t.required); n > 64 || c.seen != 1<<n-1 {
+		return 0
+	}
+	var ks keys
+	if !c.open && !c.enumLost {
+		ks |= keysSat
+	}
+	if !c.open && !c.enumMiss {
+		ks |= keysAsIs
+	}
+	return ks
 }
