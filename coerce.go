@@ -42,8 +42,10 @@ type Options struct {
 	// with ErrLimit. The work of a call is linear in the size of its input
 	// times the size of the schema, whatever the input, so this only stops
 	// what no JSON text can ask for: Go values that share their maps and
-	// slices many times over. Zero means 1<<24 (about 100ms of work), plus
-	// 32 for every byte of JSON text the call parses.
+	// slices many times over. Zero means 1<<23 (a few hundred
+	// milliseconds at worst), plus 32 for every byte of JSON text the call
+	// parses. A call whose values fail more than 65536 times also stops
+	// with ErrLimit.
 	MaxWork int
 
 	// OnChange, if set, is called once for each conversion in the result,
@@ -57,7 +59,7 @@ type Options struct {
 
 const (
 	defaultMaxDepth = 10000
-	defaultMaxWork  = 1 << 24
+	defaultMaxWork  = 1 << 23
 	workPerByte     = 32
 )
 
@@ -113,8 +115,8 @@ func (o Options) ToType(value any, t *Type) (any, error) {
 		countWork(f.work)
 		return value, nil
 	}
-	w := getWalker(o)
-	defer w.release(f.work)
+	w := getWalker(o, f.work)
+	defer w.release()
 	r := w.one(value, t, 0, false)
 	w.settleResult(&r, value, t)
 	if w.limit != nil {

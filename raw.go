@@ -53,9 +53,10 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 		countWork(f.work + len(args))
 		return args, nil
 	}
-	w := getWalker(s.opts)
-	defer w.release(f.work + len(args))
+	w := getWalker(s.opts, f.work)
+	defer w.release()
 	w.budget += workPerByte * len(args)
+	w.scanned += len(args)
 	return w.rawArgs(args, start, end, s.params)
 }
 
@@ -536,7 +537,7 @@ func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, err
 			switch r.state {
 			case failed:
 				if fail == nil {
-					fail = &failure{}
+					fail = w.newFailure()
 				}
 				fail.kids = append(fail.kids, failKid{at, r.fail})
 			case converted:
@@ -743,7 +744,7 @@ func (w *walker) rawKinds(data []byte, i int, es []*Type, rb, depth int) int {
 		return w.rawContainer(data, i, k, es, rb, depth)
 	}
 	end, _ := skipNested(data, i, 0, 1)
-	if w.limit != nil || !w.spend(len(es)) || k == kindNull {
+	if w.limit != nil || !w.spend(walkCost * len(es)) || k == kindNull {
 		return end
 	}
 	// The types the token fits keep it; for the others it is decoded once
@@ -794,7 +795,7 @@ func (w *walker) rawContainer(data []byte, i int, k kind, es []*Type, rb, depth 
 			w.res[rb+j].keys = keysSat | keysAsIs
 		}
 	}
-	if len(w.cands) == cb || w.limit != nil || !w.spend(len(es)) {
+	if len(w.cands) == cb || w.limit != nil || !w.spend(walkCost * len(es)) {
 		end, _ := skipNested(data, i, 0, 1<<30)
 		w.cands = w.cands[:cb]
 		w.containerRest(data, lo, end, tk, es, rb, depth)
@@ -911,7 +912,7 @@ func (w *walker) rawMember(data []byte, i int, at child, cb, depth int) int {
 			switch r.state {
 			case failed:
 				if c.fail == nil {
-					c.fail = &failure{}
+					c.fail = w.newFailure()
 				}
 				c.fail.kids = append(c.fail.kids, failKid{at, r.fail})
 			case converted:

@@ -201,8 +201,8 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 		countWork(f.work)
 		return args, nil
 	}
-	w := getWalker(s.opts)
-	defer w.release(f.work)
+	w := getWalker(s.opts, f.work)
+	defer w.release()
 	out, copied := args, false
 	var fail *failure
 	var chg *changes
@@ -227,7 +227,7 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 		switch r.state {
 		case failed:
 			if fail == nil {
-				fail = &failure{}
+				fail = w.newFailure()
 			}
 			fail.kids = append(fail.kids, failKid{at, r.fail})
 		case converted:

@@ -26,6 +26,7 @@ type walker struct {
 	o        Options
 	maxDepth int
 	work     int    // values visited times the types they met
+	failures int    // failures recorded
 	scanned  int    // bytes of JSON text parsed
 	budget   int    // work allowed before the call fails with ErrLimit
 	limit    *Error // set when the call must stop: too deep, or too much work
@@ -44,16 +45,18 @@ type walker struct {
 
 var walkerPool = sync.Pool{New: func() any { return new(walker) }}
 
-func getWalker(o Options) *walker {
+// getWalker returns a walker for a call whose fitter has already done
+// spent units of work: both share one budget.
+func getWalker(o Options, spent int) *walker {
 	w := walkerPool.Get().(*walker)
-	w.o, w.maxDepth, w.budget = o, o.maxDepth(), o.maxWork()
+	w.o, w.maxDepth, w.budget, w.work = o, o.maxDepth(), o.maxWork(), spent
 	return w
 }
 
-// release returns w to the pool, after counting its work and that of the
-// fitter that came first (fitted).
-func (w *walker) release(fitted int) {
-	countWork(fitted + w.work + w.scanned)
+// release returns w to the pool, after counting its work (with that of
+// the fitter that came first).
+func (w *walker) release() {
+	countWork(w.work + w.scanned)
 	// The scratch holds pointers into the call's values up to the
 	// high-water marks; clear that much, not the whole capacity.
 	clear(w.types[:w.typesHigh])
@@ -99,6 +102,26 @@ type failure struct {
 // leafFailure is the failure of a value itself, err: one allocation.
 func leafFailure(err Error) *failure { return &failure{err: err, leaf: true} }
 
+// maxFailures bounds the failures one call records: each costs memory,
+// and no caller reads more than the first maxErrors.
+const maxFailures = 1 << 16
+
+// walkCost weighs a walker's visit against a fitter's, for the budget: it
+// does several times the work.
+const walkCost = 4
+
+// newFailure is a failure of a container, to hold its members' failures.
+func (w *walker) newFailure() *failure {
+	w.countFailure()
+	return &failure{}
+}
+
+func (w *walker) countFailure() {
+	if w.failures++; w.failures > maxFailures {
+		w.stop("more than "+strconv.Itoa(maxFailures)+" values fail", true)
+	}
+}
+
 type failKid struct {
 	at child
 	f  *failure
@@ -118,6 +141,7 @@ type changeKid struct {
 
 // fail is a failed result with an error about v itself.
 func (w *walker) fail(v any, t *Type, sentinel error, detail string) result {
+	w.countFailure()
 	return result{state: failed, fail: leafFailure(Error{Declared: t.String(), Value: v, Err: sentinel, Detail: detail})}
 }
 
@@ -126,6 +150,7 @@ func (w *walker) fail(v any, t *Type, sentinel error, detail string) result {
 func (w *walker) failWith(v any, t *Type, err error) result {
 	e := *err.(*Error)
 	e.Declared, e.Value = t.String(), v
+	w.countFailure()
 	return result{state: failed, fail: leafFailure(e)}
 }
 
@@ -246,7 +271,7 @@ func (w *walker) eval(v any, ts []*Type, depth int, owned bool) int {
 // evalKinds fills w.res[rb:] with the results of v against es, none of
 // them a union.
 func (w *walker) evalKinds(v any, es []*Type, rb int, depth int, owned bool) {
-	if w.limit != nil || !w.spend(len(es)) || v == nil {
+	if w.limit != nil || !w.spend(walkCost * len(es)) || v == nil {
 		return
 	}
 	switch x := v.(type) {
@@ -383,7 +408,7 @@ type cand struct {
 }
 
 // take records in c the result r of the container's member at.
-func (c *cand) take(at child, e any, r *result, x any, inPlace bool) {
+func (c *cand) take(w *walker, at child, e any, r *result, x any, inPlace bool) {
 	if pt := c.t.props[at.key]; at.index < 0 && pt != nil && pt.enum != nil {
 		val := e
 		if r.state == converted {
@@ -395,7 +420,7 @@ func (c *cand) take(at child, e any, r *result, x any, inPlace bool) {
 	switch r.state {
 	case failed:
 		if c.fail == nil {
-			c.fail = &failure{}
+			c.fail = w.newFailure()
 		}
 		c.fail.kids = append(c.fail.kids, failKid{at, r.fail})
 	case converted:
@@ -515,7 +540,7 @@ func (w *walker) member(x any, at child, e any, cb, depth int, owned, inPlace bo
 		}
 		for ci := cb; ci < n; ci++ {
 			if c := &w.cands[ci]; c.k >= 0 {
-				c.take(at, e, &w.res[r0+c.k], x, inPlace)
+				c.take(w, at, e, &w.res[r0+c.k], x, inPlace)
 			}
 		}
 	}
