@@ -744,7 +744,7 @@ func (w *walker) rawKinds(data []byte, i int, es []*Type, rb, depth int) int {
 		return w.rawContainer(data, i, k, es, rb, depth)
 	}
 	end, _ := skipNested(data, i, 0, 1)
-	if w.limit != nil || !w.spend(walkCost * len(es)) || k == kindNull {
+	if w.limit != nil || !w.spend(walkCost*len(es)) || k == kindNull {
 		return end
 	}
 	// The types the token fits keep it; for the others it is decoded once
@@ -795,7 +795,7 @@ func (w *walker) rawContainer(data []byte, i int, k kind, es []*Type, rb, depth 
 			w.res[rb+j].keys = keysSat | keysAsIs
 		}
 	}
-	if len(w.cands) == cb || w.limit != nil || !w.spend(walkCost * len(es)) {
+	if len(w.cands) == cb || w.limit != nil || !w.spend(walkCost*len(es)) {
 		end, _ := skipNested(data, i, 0, 1<<30)
 		w.cands = w.cands[:cb]
 		w.containerRest(data, lo, end, tk, es, rb, depth)
