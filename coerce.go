@@ -115,9 +115,20 @@ func (o Options) ToType(value any, t *Type) (any, error) {
 		countWork(f.work)
 		return value, nil
 	}
+	// A single scalar needs none of the walker's scratch: a walker on
+	// the stack does.
+	sw := walker{o: o, maxDepth: o.maxDepth(), budget: o.maxWork(), work: f.work, direct: true}
+	if r, ok := sw.single(value, t, 0); ok {
+		countWork(sw.work)
+		return sw.finish(value, t, r)
+	}
 	w := getWalker(o, f.work)
 	defer w.release()
-	r := w.one(value, t, 0, false)
+	return w.finish(value, t, w.one(value, t, 0, false))
+}
+
+// finish turns the result of value against t into what ToType returns.
+func (w *walker) finish(value any, t *Type, r result) (any, error) {
 	w.settleResult(&r, value, t)
 	if w.limit != nil {
 		e := *w.limit
@@ -126,7 +137,7 @@ func (o Options) ToType(value any, t *Type) (any, error) {
 	}
 	switch r.state {
 	case failed:
-		return value, render(r.fail, "")
+		return value, render(w.failureOf(&r), "")
 	case converted:
 		w.report(r.chg, "")
 		return r.out, nil

@@ -271,7 +271,7 @@ func (w *walker) wrap(v any, t *Type, depth int) result {
 	w.settleResult(&r, v, t.item(0))
 	switch r.state {
 	case failed:
-		return result{state: failed, fail: &failure{kids: []failKid{{child{index: 0}, r.fail}}}}
+		return result{state: failed, fail: &failure{kids: []failKid{{child{index: 0}, w.failureOf(&r)}}}}
 	case converted:
 		v2 := w.convert(v, t, []any{r.out}, Wrapped)
 		if r.chg != nil {

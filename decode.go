@@ -1,6 +1,7 @@
 package coerce
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"math/bits"
@@ -990,6 +991,30 @@ func numberValue(text string, isInt bool) any {
 	return f
 }
 
+// decodeScalar is decodeJSON for one valid scalar JSON value: a string
+// without escapes costs one allocation, a number float64 holds as written
+// none.
+func decodeScalar(tok []byte, useNumber bool) any {
+	switch tok[0] {
+	case '"':
+		if bytes.IndexByte(tok, '\\') < 0 {
+			return string(tok[1 : len(tok)-1])
+		}
+	case 't':
+		return true
+	case 'f':
+		return false
+	case 'n':
+		return nil
+	default:
+		if f, ok := jsonFastFloat(tok); ok && !useNumber && (f != math.Trunc(f) || numberTextWhole(tok)) {
+			return f
+		}
+	}
+	v, _ := decodeJSON(tok, useNumber, 1)
+	return v
+}
+
 // jsonExactInt converts the valid integer literal text to a float64 if the
 // float64 holds its value exactly and writes it back with the same digits.
 func jsonExactInt(text string) (float64, bool) {
@@ -1035,7 +1060,7 @@ var jsonPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1
 // 53 bits and its decimal exponent in ±22: then one correctly rounded
 // multiplication or division gives the correctly rounded result, the same
 // float64 strconv.ParseFloat returns (which takes this path too).
-func jsonFastFloat(text string) (float64, bool) {
+func jsonFastFloat[T ~string | ~[]byte](text T) (float64, bool) {
 	i := 0
 	neg := text[0] == '-'
 	if neg {

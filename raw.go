@@ -128,13 +128,57 @@ func rawField(t *Type, key []byte, escaped bool) *Type {
 	if escaped {
 		return t.field(keyString(key))
 	}
-	if t.patterns == nil {
-		if f, ok := t.props[string(key)]; ok { // no allocation: the conversion is in the map index
-			return f
-		}
-		return t.rest
+	if t.patterns != nil {
+		return t.patterns.fieldBytes(t, key)
 	}
-	return t.field(string(key))
+	if f, ok := t.props[string(key)]; ok { // no allocation: the conversion is in the map index
+		return f
+	}
+	return t.rest
+}
+
+// A rawChild names a member of a container in JSON text: the bytes of an
+// object's key (between the quotes), or an array's index (index >= 0).
+// The key is decoded into a string only where a path needs it.
+type rawChild struct {
+	key     []byte
+	escaped bool
+	index   int
+}
+
+// of is the type that container type t declares for the member.
+func (c rawChild) of(t *Type) *Type {
+	if c.index >= 0 {
+		return t.item(c.index)
+	}
+	return rawField(t, c.key, c.escaped)
+}
+
+// child is the member's name in a path.
+func (c rawChild) child() child {
+	if c.index >= 0 {
+		return child{index: c.index}
+	}
+	return child{key: keyString(c.key), index: -1}
+}
+
+// known is Type.known for a key in JSON text.
+func (c rawChild) known(t *Type) bool {
+	if c.escaped {
+		return t.known(keyString(c.key))
+	}
+	if _, ok := t.props[string(c.key)]; ok {
+		return true
+	}
+	return t.patterns != nil && t.patterns.match(c.key) != 0
+}
+
+// is reports whether the member's key is k.
+func (c rawChild) is(k string) bool {
+	if c.escaped {
+		return keyString(c.key) == k
+	}
+	return string(c.key) == k
 }
 
 // keyString decodes a key as it stands in valid JSON text, between its
@@ -298,7 +342,7 @@ func (f *fitter) fitRawMany(data []byte, i int, ts []*Type, depth int, ks *[maxS
 		return i + 1, mask, nil
 	}
 	for {
-		at := child{index: n}
+		at := rawChild{index: n}
 		if k == kindObject {
 			if i >= len(data) {
 				return 0, 0, errJSONEOF(len(data))
@@ -310,7 +354,7 @@ func (f *fitter) fitRawMany(data []byte, i int, ts []*Type, depth int, ks *[maxS
 			if err != nil {
 				return 0, 0, err
 			}
-			at = child{key: rawKey(data[i+1:keyEnd-1], escaped, mask != 0), index: -1}
+			at = rawChild{key: data[i+1 : keyEnd-1], escaped: escaped, index: -1}
 			if i, err = scanJSONColon(data, keyEnd); err != nil {
 				return 0, 0, err
 			}
@@ -318,7 +362,7 @@ func (f *fitter) fitRawMany(data []byte, i int, ts []*Type, depth int, ks *[maxS
 			if i >= len(data) {
 				return 0, 0, errJSONEOF(len(data))
 			}
-			kt.key(ts, at.key)
+			kt.key(ts, at)
 		}
 		var err *Error
 		valStart := i
@@ -331,7 +375,7 @@ func (f *fitter) fitRawMany(data []byte, i int, ts []*Type, depth int, ks *[maxS
 			return 0, 0, err
 		}
 		if k == kindObject && kt.on {
-			kt.value(ts, at.key, data[valStart:i])
+			kt.value(ts, at, data[valStart:i])
 		}
 		n++
 		i = skipJSONSpace(data, i)
@@ -364,7 +408,7 @@ func rawKey(key []byte, escaped, needed bool) string {
 }
 
 // fitRawChild is fitChild on JSON text.
-func (f *fitter) fitRawChild(data []byte, i int, ts []*Type, mask uint64, cs *typeSet, at child, depth int) (int, uint64, *Error) {
+func (f *fitter) fitRawChild(data []byte, i int, ts []*Type, mask uint64, cs *typeSet, at rawChild, depth int) (int, uint64, *Error) {
 	cs.reset()
 	var idx [maxSet]int8
 	for j, t := range ts {
@@ -422,7 +466,7 @@ func (kt *rawKeys) start(ts []*Type, mask uint64) {
 	}
 }
 
-func (kt *rawKeys) key(ts []*Type, key string) {
+func (kt *rawKeys) key(ts []*Type, key rawChild) {
 	if !kt.on {
 		return
 	}
@@ -430,11 +474,11 @@ func (kt *rawKeys) key(ts []*Type, key string) {
 		if !t.keyed {
 			continue
 		}
-		if t.closed && !t.known(key) {
+		if t.closed && !key.known(t) {
 			kt.lost |= 1 << j
 		}
 		for r, req := range t.required[:min(len(t.required), 64)] {
-			if req == key {
+			if key.is(req) {
 				kt.seen[j] |= 1 << r
 			}
 		}
@@ -442,9 +486,12 @@ func (kt *rawKeys) key(ts []*Type, key string) {
 }
 
 // value compares the value of key with the const or enum of its property.
-func (kt *rawKeys) value(ts []*Type, key string, tok []byte) {
+func (kt *rawKeys) value(ts []*Type, key rawChild, tok []byte) {
 	for j, t := range ts {
-		pt := t.props[key]
+		pt := key.of(t)
+		if _, ok := t.props[string(key.key)]; !ok || key.escaped {
+			pt = nil
+		}
 		if !t.keyed || pt == nil || pt.enum == nil {
 			continue
 		}
@@ -520,7 +567,7 @@ func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, err
 		if ft.isAny() {
 			hi, _ = skipNested(args, lo, 0, 1<<30)
 		} else {
-			at := child{key: keyString(args[keyStart+1 : keyEnd-1]), index: -1}
+			at := rawChild{key: args[keyStart+1 : keyEnd-1], escaped: escaped, index: -1}
 			var r result
 			hi, r = w.rawOne(args, lo, ft, 1)
 			if w.limit != nil {
@@ -539,14 +586,14 @@ func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, err
 				if fail == nil {
 					fail = w.newFailure()
 				}
-				fail.kids = append(fail.kids, failKid{at, r.fail})
+				fail.kids = append(fail.kids, failKid{at.child(), w.failureOf(&r)})
 			case converted:
 				edits = append(edits, r.out.(*rawEdit))
 				if r.chg != nil {
 					if chg == nil {
 						chg = &changes{}
 					}
-					chg.kids = append(chg.kids, changeKid{at, r.chg})
+					chg.kids = append(chg.kids, changeKid{at.child(), r.chg})
 				}
 			}
 		}
@@ -617,6 +664,13 @@ func supersededKeys(data []byte, start int) map[int]bool {
 // included) that occur again later in it.
 func markSuperseded(data []byte, spans [][2]int, out map[int]bool) map[int]bool {
 	key := func(s [2]int) string { return keyString(data[s[0]+1 : s[1]-1]) }
+	same := func(a, b [2]int) bool {
+		ka, kb := data[a[0]+1:a[1]-1], data[b[0]+1:b[1]-1]
+		if bytes.IndexByte(ka, '\\') < 0 && bytes.IndexByte(kb, '\\') < 0 {
+			return bytes.Equal(ka, kb)
+		}
+		return keyString(ka) == keyString(kb)
+	}
 	mark := func(s [2]int) {
 		if out == nil {
 			out = map[int]bool{}
@@ -626,7 +680,7 @@ func markSuperseded(data []byte, spans [][2]int, out map[int]bool) map[int]bool 
 	if len(spans) <= 16 {
 		for a := range spans {
 			for b := a + 1; b < len(spans); b++ {
-				if bytes.Equal(data[spans[a][0]:spans[a][1]], data[spans[b][0]:spans[b][1]]) || key(spans[a]) == key(spans[b]) {
+				if same(spans[a], spans[b]) {
 					mark(spans[a])
 					break
 				}
@@ -756,10 +810,7 @@ func (w *walker) rawKinds(data []byte, i int, es []*Type, rb, depth int) int {
 		}
 	}
 	if conv := w.types[tb:]; len(conv) > 0 {
-		val, err := decodeJSON(data[i:end], w.o.UseNumber, 1)
-		if err != nil { // cannot happen: the text was validated
-			val = json.RawMessage(data[i:end])
-		}
+		val := decodeScalar(data[i:end], w.o.UseNumber)
 		vb := w.eval(val, conv, depth, false)
 		for n, t := range conv {
 			r := w.res[vb+n]
@@ -809,11 +860,11 @@ func (w *walker) rawContainer(data []byte, i int, k kind, es []*Type, rb, depth 
 	}
 	i = skipJSONSpace(data, i+1)
 	for n := 0; data[i] != closer; n++ {
-		at := child{index: n}
+		at := rawChild{index: n}
 		keyStart := i
 		if k == kindObject {
-			keyEnd, _, _ := scanJSONString(data, i+1)
-			at = child{key: keyString(data[i+1 : keyEnd-1]), index: -1}
+			keyEnd, escaped, _ := scanJSONString(data, i+1)
+			at = rawChild{key: data[i+1 : keyEnd-1], escaped: escaped, index: -1}
 			i, _ = scanJSONColon(data, keyEnd)
 			i = skipJSONSpace(data, i)
 		}
@@ -873,7 +924,7 @@ func (w *walker) containerRest(data []byte, lo, hi int, tk typeKind, es []*Type,
 // rawMember evaluates the member at data[i] of a container in JSON text
 // against the types the cands from cb on give it, and returns where it
 // ends.
-func (w *walker) rawMember(data []byte, i int, at child, cb, depth int) int {
+func (w *walker) rawMember(data []byte, i int, at rawChild, cb, depth int) int {
 	tb := len(w.types)
 	for ci := cb; ci < len(w.cands); ci++ {
 		c := &w.cands[ci]
@@ -884,7 +935,7 @@ func (w *walker) rawMember(data []byte, i int, at child, cb, depth int) int {
 			}
 		}
 		if at.index < 0 && c.t.keyed {
-			c.sawKey(at.key)
+			c.sawKey(at)
 		}
 	}
 	if len(w.types) == tb {
@@ -900,7 +951,7 @@ func (w *walker) rawMember(data []byte, i int, at child, cb, depth int) int {
 				continue
 			}
 			r := &w.res[r0+c.k]
-			if pt := c.t.props[at.key]; at.index < 0 && pt != nil && pt.enum != nil {
+			if pt := c.t.props[string(at.key)]; at.index < 0 && !at.escaped && pt != nil && pt.enum != nil {
 				tok, _ := rawScalar(data[i:end])
 				val := tok
 				if r.state == converted {
@@ -914,14 +965,14 @@ func (w *walker) rawMember(data []byte, i int, at child, cb, depth int) int {
 				if c.fail == nil {
 					c.fail = w.newFailure()
 				}
-				c.fail.kids = append(c.fail.kids, failKid{at, r.fail})
+				c.fail.kids = append(c.fail.kids, failKid{at.child(), w.failureOf(r)})
 			case converted:
 				c.edits = append(c.edits, r.out.(*rawEdit))
 				if r.chg != nil {
 					if c.chg == nil {
 						c.chg = &changes{}
 					}
-					c.chg.kids = append(c.chg.kids, changeKid{at, r.chg})
+					c.chg.kids = append(c.chg.kids, changeKid{at.child(), r.chg})
 				}
 			}
 		}

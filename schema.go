@@ -229,7 +229,7 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 			if fail == nil {
 				fail = w.newFailure()
 			}
-			fail.kids = append(fail.kids, failKid{at, r.fail})
+			fail.kids = append(fail.kids, failKid{at, w.failureOf(&r)})
 		case converted:
 			if !copied {
 				out, copied = maps.Clone(args), true // the caller's map stays as it was
@@ -891,11 +891,22 @@ func (p *patterns) add(expr string, t *Type) {
 	p.list = append(p.list, pattern{expr, re, t})
 }
 
-// match returns the set of patterns key matches, one bit each.
-func (p *patterns) match(key string) uint64 {
+// matchString returns the set of patterns key matches, one bit each.
+func (p *patterns) matchString(key string) uint64 {
 	var m uint64
 	for i := range p.list {
 		if p.list[i].re.MatchString(key) {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
+// match is matchString for a key in JSON text, without escapes.
+func (p *patterns) match(key []byte) uint64 {
+	var m uint64
+	for i := range p.list {
+		if p.list[i].re.Match(key) {
 			m |= 1 << i
 		}
 	}
@@ -923,7 +934,16 @@ const inProps = 1 << 63 // in a match set: the key is also a property
 
 // field is Type.field for a type with patterns.
 func (p *patterns) field(t *Type, key string) *Type {
-	m := p.match(key)
+	return p.fieldOf(t, key, p.matchString(key))
+}
+
+// fieldBytes is field for a key in JSON text, without escapes.
+func (p *patterns) fieldBytes(t *Type, key []byte) *Type {
+	return p.fieldOf(t, string(key), p.match(key))
+}
+
+// fieldOf is the type of key, which matches the patterns m.
+func (p *patterns) fieldOf(t *Type, key string, m uint64) *Type {
 	pt, ok := t.props[key]
 	switch {
 	case m == 0 && ok:

@@ -202,7 +202,7 @@ func (t *Type) known(key string) bool {
 	if _, ok := t.props[key]; ok {
 		return true
 	}
-	return t.patterns != nil && t.patterns.match(key) != 0
+	return t.patterns != nil && t.patterns.matchString(key) != 0
 }
 
 // constrains reports whether an object or array type says anything about

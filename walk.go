@@ -27,6 +27,7 @@ type walker struct {
 	maxDepth int
 	work     int    // values visited times the types they met
 	failures int    // failures recorded
+	direct   bool   // a walker on the stack, for one value: errors are made at once
 	scanned  int    // bytes of JSON text parsed
 	budget   int    // work allowed before the call fails with ErrLimit
 	limit    *Error // set when the call must stop: too deep, or too much work
@@ -36,11 +37,12 @@ type walker struct {
 	stopAll    bool // the limit is the work budget: every parameter stops
 
 	// Scratch stacks of the evaluations in progress, reused across calls.
-	types []*Type
-	res   []result
-	cands []cand
+	types  []*Type
+	res    []result
+	cands  []cand
+	leaves []Error // the errors of failed results, until they are needed
 
-	typesHigh, resHigh, candsHigh int // how much of the scratch was used
+	typesHigh, resHigh, candsHigh, leavesHigh int // how much of the scratch was used
 }
 
 var walkerPool = sync.Pool{New: func() any { return new(walker) }}
@@ -62,8 +64,9 @@ func (w *walker) release() {
 	clear(w.types[:w.typesHigh])
 	clear(w.res[:w.resHigh])
 	clear(w.cands[:w.candsHigh])
-	*w = walker{types: w.types[:0], res: w.res[:0], cands: w.cands[:0]}
-	if cap(w.res) > 1<<12 || cap(w.cands) > 1<<12 || cap(w.types) > 1<<12 {
+	clear(w.leaves[:w.leavesHigh])
+	*w = walker{types: w.types[:0], res: w.res[:0], cands: w.cands[:0], leaves: w.leaves[:0]}
+	if cap(w.res) > 1<<12 || cap(w.cands) > 1<<12 || cap(w.types) > 1<<12 || cap(w.leaves) > 1<<12 {
 		return // let an unusually large call's scratch go
 	}
 	walkerPool.Put(w)
@@ -81,7 +84,8 @@ const (
 // A result is what evaluating one value against one type gives.
 type result struct {
 	out     any      // converted: the new value (in CoerceJSON's raw walk, a *rawEdit)
-	fail    *failure // failed
+	fail    *failure // failed, once made (see failureOf)
+	leaf    int32    // failed: 1 + the index in w.leaves of the value's own error, until fail is made
 	chg     *changes // converted, when Options.OnChange listens
 	state   state
 	keys    keys // an object against an object type: its discriminating keywords
@@ -141,8 +145,7 @@ type changeKid struct {
 
 // fail is a failed result with an error about v itself.
 func (w *walker) fail(v any, t *Type, sentinel error, detail string) result {
-	w.countFailure()
-	return result{state: failed, fail: leafFailure(Error{Declared: t.String(), Value: v, Err: sentinel, Detail: detail})}
+	return w.leafResult(Error{Declared: t.String(), Value: v, Err: sentinel, Detail: detail})
 }
 
 // failWith is fail with an error from the codec, which knows what went
@@ -150,8 +153,29 @@ func (w *walker) fail(v any, t *Type, sentinel error, detail string) result {
 func (w *walker) failWith(v any, t *Type, err error) result {
 	e := *err.(*Error)
 	e.Declared, e.Value = t.String(), v
+	return w.leafResult(e)
+}
+
+// leafResult is a failed result with error e about the value itself. The
+// error waits in the walker's scratch: most are of union members that lose
+// (the null of every nullable parameter), and only those that reach the
+// call's error are allocated (failureOf).
+func (w *walker) leafResult(e Error) result {
 	w.countFailure()
-	return result{state: failed, fail: leafFailure(e)}
+	if w.direct {
+		return result{state: failed, fail: leafFailure(e)}
+	}
+	w.leaves = append(w.leaves, e)
+	w.leavesHigh = max(w.leavesHigh, len(w.leaves))
+	return result{state: failed, leaf: int32(len(w.leaves))}
+}
+
+// failureOf returns the failure of a failed result, made now if need be.
+func (w *walker) failureOf(r *result) *failure {
+	if r.fail == nil && r.leaf > 0 {
+		r.fail, r.leaf = leafFailure(w.leaves[r.leaf-1]), 0
+	}
+	return r.fail
 }
 
 // convert is a converted result made by rule r.
@@ -224,12 +248,43 @@ func (w *walker) one(v any, t *Type, depth int, owned bool) result {
 	if t.isAny() {
 		return result{}
 	}
+	if r, ok := w.single(v, t, depth); ok {
+		return r
+	}
 	tb := len(w.types)
 	w.pushType(t)
 	rb := w.eval(v, w.types[tb:], depth, owned)
 	r := w.res[rb]
 	w.res, w.types = w.res[:rb], w.types[:tb]
 	return r
+}
+
+// single is the result of a scalar v against a type that is no union,
+// and ok, where that needs neither the walker's scratch nor a parse: the
+// common single conversion ("5" for an integer), and a string that cannot
+// be the JSON text an object or array type wants.
+func (w *walker) single(v any, t *Type, depth int) (result, bool) {
+	if t.kind == typeUnion || !w.spend(walkCost) {
+		return result{}, false
+	}
+	switch x := v.(type) {
+	case nil:
+		return result{}, true
+	case string:
+		switch t.kind {
+		case typeString, typeAny:
+			return result{}, true
+		case typeObject, typeArray:
+			if sh, _ := sniff(x); sh == shapeNone && !(w.o.WrapScalars && t.kind == typeArray) {
+				return w.fail(v, t, ErrKind, "not JSON text"), true
+			}
+			return result{}, false
+		}
+		return w.fromScalarText(v, x, t), true
+	case bool, float64, json.Number:
+		return w.scalar(v, kindOf(v), t, depth), true
+	}
+	return result{}, false
 }
 
 // eval evaluates v against each type of ts at once and returns the index
@@ -378,10 +433,16 @@ func (w *walker) chooseKind(k kind, u *Type, es []*Type, eb int) result {
 		}
 	}
 	r := *first
-	if f := r.fail; f != nil && f.leaf && len(f.kids) == 0 {
-		// The value itself failed, not something inside it: name the
-		// whole union, which is what the value was measured against.
-		e := f.err
+	// The value itself failed, not something inside it: name the whole
+	// union, which is what the value was measured against.
+	switch {
+	case r.leaf > 0:
+		e := w.leaves[r.leaf-1]
+		e.Declared = u.String()
+		r = w.leafResult(e)
+		w.failures-- // the same failure, renamed
+	case r.fail != nil && r.fail.leaf && len(r.fail.kids) == 0:
+		e := r.fail.err
 		e.Declared = u.String()
 		r.fail = leafFailure(e)
 	}
@@ -422,7 +483,7 @@ func (c *cand) take(w *walker, at child, e any, r *result, x any, inPlace bool) 
 		if c.fail == nil {
 			c.fail = w.newFailure()
 		}
-		c.fail.kids = append(c.fail.kids, failKid{at, r.fail})
+		c.fail.kids = append(c.fail.kids, failKid{at, w.failureOf(r)})
 	case converted:
 		if r.chg != nil {
 			if c.chg == nil {
@@ -815,12 +876,12 @@ func (w *walker) checkGo(v any, depth int) error {
 
 // sawKey notes a key of an object in JSON text: required, or outside the
 // properties of a closed type.
-func (c *cand) sawKey(key string) {
-	if c.t.closed && !c.t.known(key) {
+func (c *cand) sawKey(key rawChild) {
+	if c.t.closed && !key.known(c.t) {
 		c.open = true
 	}
 	for r, req := range c.t.required[:min(len(c.t.required), 64)] {
-		if req == key {
+		if key.is(req) {
 			c.seen |= 1 << r
 		}
 	}
