@@ -7,15 +7,14 @@ import (
 
 	"github.com/coerce-go/coerce"
 	"github.com/coerce-go/coerce/coercetest"
-	"github.com/coerce-go/coerce/examples/mcpgo/internal/demo"
-	"github.com/coerce-go/coerce/examples/mcpgo/mcpgocoerce"
+	"github.com/coerce-go/coerce/mcpgo"
 )
 
-// Every way coercetest knows that clients break the demo tool's arguments,
+// Every way coercetest knows that clients break the echo tool's arguments,
 // sent through mcp-go's own client and server with validation on: each must
 // reach the handler as the valid arguments would.
 func TestEveryClientBreakageReachesTheHandlerRepaired(t *testing.T) {
-	tool := demo.Tool()
+	tool := echoTool()
 	schemaText, err := json.Marshal(tool.InputSchema)
 	if err != nil {
 		t.Fatal(err)

@@ -6,25 +6,19 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os/exec"
-	"path/filepath"
 	"reflect"
-	"runtime/debug"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/coerce-go/coerce"
-	"github.com/coerce-go/coerce/examples/mcpgo/internal/demo"
-	"github.com/coerce-go/coerce/examples/mcpgo/mcpgocoerce"
+	"github.com/coerce-go/coerce/mcpgo"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
 
-// brokenArgs are the demo tool's arguments as LLM hosts really send them.
+// brokenArgs are the echo tool's arguments as LLM hosts really send them.
 func brokenArgs() map[string]any {
 	return map[string]any{
 		"tags":   `["a"]`,
@@ -65,7 +59,7 @@ func (r *recorder) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	r.mu.Lock()
 	r.reqs = append(r.reqs, req)
 	r.mu.Unlock()
-	return demo.Echo(ctx, req)
+	return echo(ctx, req)
 }
 
 // last returns the latest request, failing the test if there was none.
@@ -197,7 +191,7 @@ func equal(t *testing.T, what string, got, want any) {
 func TestBrokenArgumentsFailValidationWithoutCoercion(t *testing.T) {
 	s := newServer(nil)
 	var rec recorder
-	s.AddTool(demo.Tool(), rec.handle)
+	s.AddTool(echoTool(), rec.handle)
 	res := call(t, connect(t, s), "echo", brokenArgs())
 
 	if !res.IsError {
@@ -224,7 +218,7 @@ func TestBrokenArgumentsArriveCoerced(t *testing.T) {
 	var errs errorLog
 	s := newServer(errs.options().Install)
 	var rec recorder
-	s.AddTool(demo.Tool(), rec.handle)
+	s.AddTool(echoTool(), rec.handle)
 	res := call(t, connect(t, s), "echo", brokenArgs())
 
 	succeeded(t, res)
@@ -236,13 +230,13 @@ func TestBrokenArgumentsArriveCoerced(t *testing.T) {
 		"count":  json.Number("5"),
 		"filter": `{"channel_id":"1458059302022549698"}`,
 	})
-	equal(t, "echo", text(t, res), demo.Describe(received()))
+	equal(t, "echo", text(t, res), describe(received()))
 	if errs := errs.get(); errs != nil {
 		t.Errorf("OnError called: %v", errs)
 	}
 }
 
-// echoArgs binds the demo tool's arguments, plus an id, the way a typed
+// echoArgs binds the echo tool's arguments, plus an id, the way a typed
 // handler does: from RawArguments.
 type echoArgs struct {
 	Tags   []string       `json:"tags"`
@@ -253,7 +247,7 @@ type echoArgs struct {
 }
 
 func TestTypedHandlerReceivesCoercedArguments(t *testing.T) {
-	tool := demo.Tool()
+	tool := echoTool()
 	tool.Name = "typed"
 	tool.InputSchema.Properties["id"] = map[string]any{"type": "integer"}
 
@@ -282,7 +276,7 @@ func TestTypedHandlerReceivesCoercedArguments(t *testing.T) {
 func TestLargeIntegerInsideObjectKeepsItsDigits(t *testing.T) {
 	s := newServer(mcpgocoerce.Install)
 	var rec recorder
-	s.AddTool(demo.Tool(), rec.handle)
+	s.AddTool(echoTool(), rec.handle)
 	succeeded(t, call(t, connect(t, s), "echo", map[string]any{
 		"filter": json.RawMessage(`{"channel_id":1458059302022549698}`),
 	}))
@@ -293,7 +287,7 @@ func TestCorrectArgumentsPassThroughUntouched(t *testing.T) {
 	var errs errorLog
 	s := newServer(errs.options().Install)
 	var rec recorder
-	s.AddTool(demo.Tool(), rec.handle)
+	s.AddTool(echoTool(), rec.handle)
 	sent, err := json.Marshal(correctArgs())
 	if err != nil {
 		t.Fatal(err)
@@ -316,7 +310,7 @@ func TestUnconvertibleArgumentIsReportedAndRejected(t *testing.T) {
 	var log errorLog
 	s := newServer(log.options().Install)
 	var rec recorder
-	s.AddTool(demo.Tool(), rec.handle)
+	s.AddTool(echoTool(), rec.handle)
 	res := call(t, connect(t, s), "echo", map[string]any{"tags": "a, b", "count": "5"})
 
 	if !res.IsError {
@@ -348,7 +342,7 @@ func TestArgumentsWithoutRawBytesAreCoerced(t *testing.T) {
 	s := server.NewMCPServer("test", "0.0.0", server.WithInputSchemaValidation(), server.WithHooks(hooks))
 	mcpgocoerce.Install(s)
 	var rec recorder
-	s.AddTool(demo.Tool(), rec.handle)
+	s.AddTool(echoTool(), rec.handle)
 	succeeded(t, call(t, connect(t, s), "echo", brokenArgs()))
 	equal(t, "GetArguments()", rec.last(t).GetArguments(), received())
 }
@@ -379,7 +373,7 @@ func TestNullArgumentsAreNoArguments(t *testing.T) {
 	var errs errorLog
 	s := newServer(errs.options().Install)
 	var rec recorder
-	s.AddTool(demo.Tool(), rec.handle)
+	s.AddTool(echoTool(), rec.handle)
 	resp := s.HandleMessage(t.Context(), json.RawMessage(
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":null}}`))
 	if r, ok := resp.(mcp.JSONRPCResponse); !ok {
@@ -435,7 +429,7 @@ func TestSessionToolIsCoercedToItsOwnSchema(t *testing.T) {
 func TestConcurrentCalls(t *testing.T) {
 	s := newServer(mcpgocoerce.Install)
 	var rec recorder
-	s.AddTool(demo.Tool(), rec.handle)
+	s.AddTool(echoTool(), rec.handle)
 	c := connect(t, s)
 
 	var wg sync.WaitGroup
@@ -455,53 +449,8 @@ func TestConcurrentCalls(t *testing.T) {
 	}
 	wg.Go(func() {
 		for range 20 {
-			s.AddTool(demo.Tool(), rec.handle)
+			s.AddTool(echoTool(), rec.handle)
 		}
 	})
 	wg.Wait()
-}
-
-// The example server as a person runs it: built with go build and driven over
-// stdio by mcp-go's own client.
-func TestServerOverStdio(t *testing.T) {
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go is not on PATH")
-	}
-	bin := filepath.Join(t.TempDir(), "server")
-	args := []string{"build", "-o", bin}
-	// With the test's own -race setting, go build reuses the packages
-	// compiled for this test instead of compiling mcp-go again: seconds
-	// saved with a cold build cache.
-	if info, ok := debug.ReadBuildInfo(); ok && slices.Contains(info.Settings, debug.BuildSetting{Key: "-race", Value: "true"}) {
-		args = append(args, "-race")
-	}
-	build := exec.CommandContext(t.Context(), gobin, append(args, "./cmd/server")...)
-	build.Dir = ".." // the examples/mcpgo module root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-
-	c, err := client.NewStdioMCPClient(bin, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	var init mcp.InitializeRequest
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "mcpgocoerce-test", Version: "0.0.0"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
-	var req mcp.CallToolRequest
-	req.Params.Name = "echo"
-	req.Params.Arguments = brokenArgs()
-	res, err := c.CallTool(ctx, req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	succeeded(t, res)
-	equal(t, "echo", text(t, res), demo.Describe(received()))
 }
