@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -161,24 +163,89 @@ func exact(t *testing.T, raw json.RawMessage) map[string]any {
 	return m
 }
 
-// errorLog collects what OnError reports.
-type errorLog struct {
-	mu   sync.Mutex
-	errs []error
+// reports collects what Options reports: errors, changes, and the log.
+type reports struct {
+	mu      sync.Mutex
+	errs    []error
+	changes []change
+	log     bytes.Buffer
 }
 
-func (l *errorLog) options() mcpgocoerce.Options {
-	return mcpgocoerce.Options{OnError: func(_ context.Context, tool string, err error) {
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		l.errs = append(l.errs, fmt.Errorf("tool %s: %w", tool, err))
-	}}
+// change is a coerce.Change as OnChange received it.
+type change struct {
+	tool string
+	coerce.Change
+	ctx context.Context
 }
 
-func (l *errorLog) get() []error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.errs
+// options reports everything to r, logging at debug level.
+func (r *reports) options() mcpgocoerce.Options {
+	return mcpgocoerce.Options{
+		OnError: func(_ context.Context, tool string, err error) {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			r.errs = append(r.errs, fmt.Errorf("tool %s: %w", tool, err))
+		},
+		OnChange: func(ctx context.Context, tool string, c coerce.Change) {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			r.changes = append(r.changes, change{tool, c, ctx})
+		},
+		Logger: slog.New(slog.NewJSONHandler(r, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	}
+}
+
+// Write is the log's output.
+func (r *reports) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.log.Write(p)
+}
+
+func (r *reports) errors() []error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.errs
+}
+
+// changed returns the changes reported, in the order of their paths.
+func (r *reports) changed() []change {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.SortedFunc(slices.Values(r.changes), func(a, b change) int {
+		return strings.Compare(a.Path, b.Path)
+	})
+}
+
+// logged returns the log records, decoded.
+func (r *reports) logged(t *testing.T) []map[string]any {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var records []map[string]any
+	dec := json.NewDecoder(bytes.NewReader(r.log.Bytes()))
+	for dec.More() {
+		var rec map[string]any
+		if err := dec.Decode(&rec); err != nil {
+			t.Fatalf("log %q: %v", r.log.Bytes(), err)
+		}
+		records = append(records, rec)
+	}
+	return records
+}
+
+// nothing fails the test if r holds any report.
+func (r *reports) nothing(t *testing.T) {
+	t.Helper()
+	if errs := r.errors(); errs != nil {
+		t.Errorf("OnError called: %v", errs)
+	}
+	if changes := r.changed(); changes != nil {
+		t.Errorf("OnChange called: %v", changes)
+	}
+	if log := r.logged(t); log != nil {
+		t.Errorf("Logger logged: %v", log)
+	}
 }
 
 func equal(t *testing.T, what string, got, want any) {
@@ -215,8 +282,8 @@ func TestBrokenArgumentsFailValidationWithoutCoercion(t *testing.T) {
 }
 
 func TestBrokenArgumentsArriveCoerced(t *testing.T) {
-	var errs errorLog
-	s := newServer(errs.options().Install)
+	var reps reports
+	s := newServer(reps.options().Install)
 	var rec recorder
 	s.AddTool(echoTool(), rec.handle)
 	res := call(t, connect(t, s), "echo", brokenArgs())
@@ -231,7 +298,7 @@ func TestBrokenArgumentsArriveCoerced(t *testing.T) {
 		"filter": `{"channel_id":"1458059302022549698"}`,
 	})
 	equal(t, "echo", text(t, res), describe(received()))
-	if errs := errs.get(); errs != nil {
+	if errs := reps.errors(); errs != nil {
 		t.Errorf("OnError called: %v", errs)
 	}
 }
@@ -284,8 +351,8 @@ func TestLargeIntegerInsideObjectKeepsItsDigits(t *testing.T) {
 }
 
 func TestCorrectArgumentsPassThroughUntouched(t *testing.T) {
-	var errs errorLog
-	s := newServer(errs.options().Install)
+	var reps reports
+	s := newServer(reps.options().Install)
 	var rec recorder
 	s.AddTool(echoTool(), rec.handle)
 	sent, err := json.Marshal(correctArgs())
@@ -299,16 +366,14 @@ func TestCorrectArgumentsPassThroughUntouched(t *testing.T) {
 		t.Errorf("RawArguments changed:\n got %s\nwant %s", req.Params.RawArguments, sent)
 	}
 	equal(t, "GetArguments()", req.GetArguments(), received())
-	if errs := errs.get(); errs != nil {
-		t.Errorf("OnError called: %v", errs)
-	}
+	reps.nothing(t)
 }
 
 // What cannot be converted is left for the validator to reject, with its own
 // message, and reported to OnError with the parameter's path.
 func TestUnconvertibleArgumentIsReportedAndRejected(t *testing.T) {
-	var log errorLog
-	s := newServer(log.options().Install)
+	var reps reports
+	s := newServer(reps.options().Install)
 	var rec recorder
 	s.AddTool(echoTool(), rec.handle)
 	res := call(t, connect(t, s), "echo", map[string]any{"tags": "a, b", "count": "5"})
@@ -319,7 +384,7 @@ func TestUnconvertibleArgumentIsReportedAndRejected(t *testing.T) {
 	if want := "input schema validation failed: /tags: &{Got:string Want:[array]}"; text(t, res) != want {
 		t.Errorf("got %q, want %q (count converted, tags left as sent)", text(t, res), want)
 	}
-	errs := log.get()
+	errs := reps.errors()
 	if len(errs) != 1 {
 		t.Fatalf("OnError got %v, want one error", errs)
 	}
@@ -327,6 +392,9 @@ func TestUnconvertibleArgumentIsReportedAndRejected(t *testing.T) {
 	if !strings.HasPrefix(errs[0].Error(), "tool echo: ") || !errors.As(errs[0], &ce) ||
 		ce.Path != "/tags" || !reflect.DeepEqual(ce.Value, "a, b") {
 		t.Errorf("OnError got %v, want a *coerce.Error for tool echo, /tags, holding %q", errs[0], "a, b")
+	}
+	if changes := reps.changed(); len(changes) != 1 || changes[0].Path != "/count" {
+		t.Errorf("OnChange got %v, want the repair of /count alone", changes)
 	}
 }
 
@@ -370,8 +438,8 @@ func TestReregisteredToolIsCoercedToItsNewSchema(t *testing.T) {
 // Some clients send "arguments": null for a call without arguments; mcp-go
 // accepts it, and it is not a coercion failure.
 func TestNullArgumentsAreNoArguments(t *testing.T) {
-	var errs errorLog
-	s := newServer(errs.options().Install)
+	var reps reports
+	s := newServer(reps.options().Install)
 	var rec recorder
 	s.AddTool(echoTool(), rec.handle)
 	resp := s.HandleMessage(t.Context(), json.RawMessage(
@@ -382,9 +450,7 @@ func TestNullArgumentsAreNoArguments(t *testing.T) {
 		t.Fatalf("got %#v, want a successful call", r.Result)
 	}
 	equal(t, "RawArguments", string(rec.last(t).Params.RawArguments), "null")
-	if errs := errs.get(); errs != nil {
-		t.Errorf("OnError called: %v", errs)
-	}
+	reps.nothing(t)
 }
 
 // toolSession is a client session with tools of its own, as mcp-go's HTTP
