@@ -1,59 +1,15 @@
 package mcpgocoerce
 
 import (
-	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"strconv"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
-
-type session struct {
-	id    string
-	tools map[string]server.ServerTool
-}
-
-func (*session) Initialize()                                         {}
-func (*session) Initialized() bool                                   { return true }
-func (*session) NotificationChannel() chan<- mcp.JSONRPCNotification { return nil }
-func (s *session) SessionID() string                                 { return s.id }
-func (s *session) GetSessionTools() map[string]server.ServerTool     { return s.tools }
-func (s *session) SetSessionTools(t map[string]server.ServerTool)    { s.tools = t }
-
-func tool(typ string) server.ServerTool {
-	schema := `{"type":"object","properties":{"x":{"type":"` + typ + `"}}}`
-	return server.ServerTool{Tool: mcp.NewTool("t", mcp.WithRawInputSchema(json.RawMessage(schema)))}
-}
-
-// Two sessions exposing one tool name with different schemas: calls that
-// alternate between them reuse both compilations.
-func TestSchemasOfOneNameAreCachedSideBySide(t *testing.T) {
-	s := server.NewMCPServer("test", "0.0.0")
-	c := &coercer{server: s}
-	sessions := []context.Context{
-		s.WithContext(t.Context(), &session{id: "a", tools: map[string]server.ServerTool{"t": tool("integer")}}),
-		s.WithContext(t.Context(), &session{id: "b", tools: map[string]server.ServerTool{"t": tool("string")}}),
-	}
-	var first [2]any
-	for round := range 3 {
-		for i, ctx := range sessions {
-			schema, err := c.schemaFor(ctx, "t")
-			if err != nil || schema == nil {
-				t.Fatalf("session %d: schemaFor = %v, %v", i, schema, err)
-			}
-			if round == 0 {
-				first[i] = schema
-			} else if any(schema) != first[i] {
-				t.Errorf("round %d, session %d: schema compiled again", round, i)
-			}
-		}
-	}
-	if first[0] == first[1] {
-		t.Error("both sessions got the same schema")
-	}
-}
 
 // A tool registered again and again with new schemas keeps at most
 // schemasPerTool compilations, the most recent ones.
@@ -73,6 +29,38 @@ func TestSchemaCacheIsBoundedPerTool(t *testing.T) {
 		v, _ := c.schemas.Load("t")
 		if n := len(v.([]*compiled)); n > schemasPerTool {
 			t.Fatalf("registration %d: %d schemas cached, want at most %d", i, n, schemasPerTool)
+		}
+	}
+}
+
+// Coercion costs a call nothing beyond finding its schema when the
+// arguments conform, and reporting costs nothing when nobody listens: a
+// logger not enabled for debug level makes no allocation more than no
+// options at all.
+func TestUnheardChangesCostNothing(t *testing.T) {
+	s := server.NewMCPServer("test", "0.0.0")
+	s.AddTool(mcp.NewTool("t", mcp.WithRawInputSchema(json.RawMessage(
+		`{"type":"object","properties":{"x":{"type":"integer"}}}`))), nil)
+	allocs := func(o Options, args string) float64 {
+		c := &coercer{server: s, opts: o}
+		raw := json.RawMessage(args)
+		return testing.AllocsPerRun(100, func() {
+			var req mcp.CallToolRequest
+			req.Params.Name = "t"
+			req.Params.RawArguments = raw
+			c.beforeCallTool(t.Context(), nil, &req)
+		})
+	}
+	c := &coercer{server: s}
+	lookup := testing.AllocsPerRun(100, func() { c.schemaFor(t.Context(), "t") })
+	if got := allocs(Options{}, `{"x":5}`); got != lookup {
+		t.Errorf("conforming call: %v allocations, want %v as for finding the schema alone", got, lookup)
+	}
+
+	quiet := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	for _, args := range []string{`{"x":5}`, `{"x":"5"}`} {
+		if none, unheard := allocs(Options{}, args), allocs(Options{Logger: quiet}, args); unheard != none {
+			t.Errorf("%s: %v allocations with a quiet logger, %v without", args, unheard, none)
 		}
 	}
 }

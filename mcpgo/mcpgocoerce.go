@@ -69,7 +69,9 @@ func Install(s *server.MCPServer) { Options{}.Install(s) }
 // options, it must be called before s starts serving. Task tools
 // (AddTaskTool) are not coerced: mcp-go offers no way to look their schemas
 // up, and it does not validate their arguments either.
-func (o Options) Install(s *server.MCPServer) {
+func (o Options) Install(s *server.MCPServer) { o.install(s) }
+
+func (o Options) install(s *server.MCPServer) *coercer {
 	hooks := s.GetHooks()
 	if hooks == nil {
 		hooks = &server.Hooks{}
@@ -77,6 +79,7 @@ func (o Options) Install(s *server.MCPServer) {
 	}
 	c := &coercer{server: s, opts: o}
 	hooks.AddBeforeCallTool(c.beforeCallTool)
+	return c
 }
 
 type coercer struct {
@@ -117,18 +120,19 @@ func (c *coercer) beforeCallTool(ctx context.Context, _ any, req *mcp.CallToolRe
 		return // unknown tool or no schema: the server answers for it
 	}
 
-	// The changes are collected and reported once they are in the request,
-	// so that nobody hears of a repair the request does not carry. With
-	// nobody to hear of them, the schema is used as compiled: nothing to
-	// allocate per call.
-	var changes []coerce.Change
 	log := c.opts.Logger != nil && c.opts.Logger.Enabled(ctx, slog.LevelDebug)
-	if c.opts.Coerce.OnChange != nil || c.opts.OnChange != nil || log {
-		o := c.opts.Coerce
-		o.OnChange = func(ch coerce.Change) { changes = append(changes, ch) }
-		schema = schema.WithOptions(o)
+	if c.opts.Coerce.OnChange == nil && c.opts.OnChange == nil && !log {
+		// Nobody hears of the changes: the schema as compiled will do,
+		// with nothing to allocate per call.
+		c.coerce(ctx, schema, name, &req.Params)
+		return
 	}
-	if c.coerce(ctx, schema, name, &req.Params) && len(changes) > 0 {
+	// The changes are collected and reported once they are in the request,
+	// so that nobody hears of a repair the request does not carry.
+	var changes []coerce.Change
+	o := c.opts.Coerce
+	o.OnChange = func(ch coerce.Change) { changes = append(changes, ch) }
+	if c.coerce(ctx, schema.WithOptions(o), name, &req.Params) {
 		c.changed(ctx, name, changes, log)
 	}
 }

@@ -453,44 +453,6 @@ func TestNullArgumentsAreNoArguments(t *testing.T) {
 	reps.nothing(t)
 }
 
-// toolSession is a client session with tools of its own, as mcp-go's HTTP
-// transports provide.
-type toolSession struct{ tools map[string]server.ServerTool }
-
-func (*toolSession) Initialize()                                         {}
-func (*toolSession) Initialized() bool                                   { return true }
-func (*toolSession) NotificationChannel() chan<- mcp.JSONRPCNotification { return nil }
-func (*toolSession) SessionID() string                                   { return "with-tools" }
-func (s *toolSession) GetSessionTools() map[string]server.ServerTool     { return s.tools }
-func (s *toolSession) SetSessionTools(t map[string]server.ServerTool)    { s.tools = t }
-
-// A session's own tool shadows the server's tool of the same name, in
-// dispatch and validation, so it must in coercion too.
-func TestSessionToolIsCoercedToItsOwnSchema(t *testing.T) {
-	s := newServer(mcpgocoerce.Install)
-	schema := func(typ string) json.RawMessage {
-		return json.RawMessage(`{"type":"object","properties":{"x":{"type":"` + typ + `"}}}`)
-	}
-	var global, own recorder
-	s.AddTool(mcp.NewTool("t", mcp.WithRawInputSchema(schema("integer"))), global.handle)
-	session := &toolSession{tools: map[string]server.ServerTool{
-		"t": {Tool: mcp.NewTool("t", mcp.WithRawInputSchema(schema("string"))), Handler: own.handle},
-	}}
-
-	ctx := s.WithContext(t.Context(), session)
-	resp := s.HandleMessage(ctx, json.RawMessage(
-		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"x":5}}}`))
-	if r, ok := resp.(mcp.JSONRPCResponse); !ok {
-		t.Fatalf("got %#v, want a response", resp)
-	} else if res, ok := r.Result.(*mcp.CallToolResult); !ok || res.IsError {
-		t.Fatalf("got %#v, want a successful call", r.Result)
-	}
-	equal(t, "x", own.last(t).GetArguments()["x"], "5")
-	if n := global.calls(); n != 0 {
-		t.Errorf("server's tool called %d times, want 0", n)
-	}
-}
-
 // Run with -race: calls and re-registrations at once share the schema cache.
 func TestConcurrentCalls(t *testing.T) {
 	s := newServer(mcpgocoerce.Install)
