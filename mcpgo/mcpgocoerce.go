@@ -13,18 +13,18 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
-// Options configures Install. The zero value coerces with coerce's defaults,
-// reports nothing and ignores what it cannot fix.
+// Options configures [Options.Install]. The zero value coerces with
+// coerce's defaults, reports nothing and ignores what it cannot fix.
 type Options struct {
 	// Coerce configures the conversions (e.g. StructuredOnly, WrapScalars).
 	// UseNumber makes no difference here: numbers keep their text in
 	// RawArguments, and Arguments is decoded as mcp-go decodes it.
-	// Coerce.OnChange, if set, receives the same changes as OnChange, without
-	// the request's context and the tool's name.
+	// Coerce.OnChange, if set, receives the same changes as OnChange,
+	// without the request's context and the tool's name.
 	Coerce coerce.Options
 
 	// OnChange, if set, receives each repair made to a call's arguments
-	// (one coerce.Change per converted value, with its JSON Pointer path,
+	// (one [coerce.Change] per converted value, with its JSON Pointer path,
 	// the kind found, the type declared and the rule applied), with the
 	// request's context and the tool's name, for metrics. It is called
 	// from the request goroutine once the repaired arguments are in the
@@ -34,7 +34,7 @@ type Options struct {
 	OnChange func(ctx context.Context, tool string, c coerce.Change)
 
 	// Logger, if set, logs each repair at debug level with the tool's name,
-	// as coerce.LogChanges does. A logger not enabled for debug level
+	// as [coerce.LogChanges] does. A logger not enabled for debug level
 	// costs nothing.
 	Logger *slog.Logger
 
@@ -55,7 +55,7 @@ type Options struct {
 }
 
 // Install coerces the arguments of every tools/call on s with coerce's
-// default options. See Options.Install.
+// default options. See [Options.Install].
 func Install(s *server.MCPServer) { Options{}.Install(s) }
 
 // Install coerces the arguments of every tools/call on s to the input schema
