@@ -1,2 +1,51 @@
-// Package mcpgocoerce installs coerce on mcpgo.
+// Package mcpgocoerce repairs the tool arguments that LLM clients send to a
+// github.com/mark3labs/mcp-go server in the wrong shape, before the server
+// validates them: "[\"a\"]" for an array, "5" for an integer, "true" for a
+// boolean, an object for a string that holds JSON text. Each argument is
+// converted to the type the tool's input schema declares, by the rules of
+// package [coerce]; arguments that already conform are left exactly as the
+// client sent them.
+//
+// One line installs it, before the server starts serving:
+//
+//	s := server.NewMCPServer("demo", "1.0.0", server.WithInputSchemaValidation())
+//	mcpgocoerce.Install(s)
+//
+// # Where it runs
+//
+// mcp-go validates a call's arguments ([server.WithInputSchemaValidation])
+// inside its tools/call dispatch, before any tool handler middleware runs,
+// so a middleware would come too late. [Install] adds a BeforeCallTool hook
+// to the server's hooks ([server.Hooks]) instead, after those already there.
+// For each call it finds the tool the server will dispatch to (a session's
+// own tool first, as [server.SessionWithTools] provides, then the server's),
+// and takes the schema the validator checks: the tool's RawInputSchema if
+// set, else its InputSchema. Each schema is compiled once and cached under
+// the tool's name, up to eight per name, so that sessions exposing one name
+// with different schemas each keep theirs, and a tool registered again with
+// another schema is compiled again.
+//
+// # What it rewrites
+//
+// mcp-go holds a call's arguments twice: Params.RawArguments, the client's
+// exact bytes, which [mcp.CallToolRequest.BindArguments] and so typed
+// handlers read; and Params.Arguments, decoded with every number a float64,
+// which the validator and [mcp.CallToolRequest.GetArguments] read. The hook
+// coerces the raw bytes with [coerce.Schema.CoerceJSON], so that an integer
+// beyond 2^53 keeps its digits, and stores the result in both fields. When
+// nothing needs converting, the request is not touched, and coercion
+// allocates nothing.
+//
+// # What it reports
+//
+// [Options.OnChange] receives each repair as a [coerce.Change], with the
+// request's context and the tool's name, for metrics; [Options.Logger] logs
+// each at debug level, as [coerce.LogChanges] does. When an argument cannot
+// be converted (for example "a, b" for an array), the call goes on with that
+// argument as sent, so the server's validator rejects it with the message
+// the client would have got without coercion; [Options.OnError] receives the
+// [*coerce.Error] saying where and why.
+//
+// Task tools (AddTaskTool) are not coerced: mcp-go offers no way to look up
+// their schemas, and does not validate their arguments either.
 package mcpgocoerce

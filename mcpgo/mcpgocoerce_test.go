@@ -6,25 +6,21 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os/exec"
-	"path/filepath"
+	"log/slog"
 	"reflect"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/coerce-go/coerce"
-	"github.com/coerce-go/coerce/examples/mcpgo/internal/demo"
-	"github.com/coerce-go/coerce/examples/mcpgo/mcpgocoerce"
+	"github.com/coerce-go/coerce/mcpgo"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
 
-// brokenArgs are the demo tool's arguments as LLM hosts really send them.
+// brokenArgs are the echo tool's arguments as LLM hosts really send them.
 func brokenArgs() map[string]any {
 	return map[string]any{
 		"tags":   `["a"]`,
@@ -65,7 +61,7 @@ func (r *recorder) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	r.mu.Lock()
 	r.reqs = append(r.reqs, req)
 	r.mu.Unlock()
-	return demo.Echo(ctx, req)
+	return echo(ctx, req)
 }
 
 // last returns the latest request, failing the test if there was none.
@@ -167,24 +163,89 @@ func exact(t *testing.T, raw json.RawMessage) map[string]any {
 	return m
 }
 
-// errorLog collects what OnError reports.
-type errorLog struct {
-	mu   sync.Mutex
-	errs []error
+// reports collects what Options reports: errors, changes, and the log.
+type reports struct {
+	mu      sync.Mutex
+	errs    []error
+	changes []change
+	log     bytes.Buffer
 }
 
-func (l *errorLog) options() mcpgocoerce.Options {
-	return mcpgocoerce.Options{OnError: func(_ context.Context, tool string, err error) {
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		l.errs = append(l.errs, fmt.Errorf("tool %s: %w", tool, err))
-	}}
+// change is a coerce.Change as OnChange received it.
+type change struct {
+	tool string
+	coerce.Change
+	ctx context.Context
 }
 
-func (l *errorLog) get() []error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.errs
+// options reports everything to r, logging at debug level.
+func (r *reports) options() mcpgocoerce.Options {
+	return mcpgocoerce.Options{
+		OnError: func(_ context.Context, tool string, err error) {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			r.errs = append(r.errs, fmt.Errorf("tool %s: %w", tool, err))
+		},
+		OnChange: func(ctx context.Context, tool string, c coerce.Change) {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			r.changes = append(r.changes, change{tool, c, ctx})
+		},
+		Logger: slog.New(slog.NewJSONHandler(r, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	}
+}
+
+// Write is the log's output.
+func (r *reports) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.log.Write(p)
+}
+
+func (r *reports) errors() []error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.errs
+}
+
+// changed returns the changes reported, in the order of their paths.
+func (r *reports) changed() []change {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.SortedFunc(slices.Values(r.changes), func(a, b change) int {
+		return strings.Compare(a.Path, b.Path)
+	})
+}
+
+// logged returns the log records, decoded.
+func (r *reports) logged(t *testing.T) []map[string]any {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var records []map[string]any
+	dec := json.NewDecoder(bytes.NewReader(r.log.Bytes()))
+	for dec.More() {
+		var rec map[string]any
+		if err := dec.Decode(&rec); err != nil {
+			t.Fatalf("log %q: %v", r.log.Bytes(), err)
+		}
+		records = append(records, rec)
+	}
+	return records
+}
+
+// nothing fails the test if r holds any report.
+func (r *reports) nothing(t *testing.T) {
+	t.Helper()
+	if errs := r.errors(); errs != nil {
+		t.Errorf("OnError called: %v", errs)
+	}
+	if changes := r.changed(); changes != nil {
+		t.Errorf("OnChange called: %v", changes)
+	}
+	if log := r.logged(t); log != nil {
+		t.Errorf("Logger logged: %v", log)
+	}
 }
 
 func equal(t *testing.T, what string, got, want any) {
@@ -197,7 +258,7 @@ func equal(t *testing.T, what string, got, want any) {
 func TestBrokenArgumentsFailValidationWithoutCoercion(t *testing.T) {
 	s := newServer(nil)
 	var rec recorder
-	s.AddTool(demo.Tool(), rec.handle)
+	s.AddTool(echoTool(), rec.handle)
 	res := call(t, connect(t, s), "echo", brokenArgs())
 
 	if !res.IsError {
@@ -221,10 +282,10 @@ func TestBrokenArgumentsFailValidationWithoutCoercion(t *testing.T) {
 }
 
 func TestBrokenArgumentsArriveCoerced(t *testing.T) {
-	var errs errorLog
-	s := newServer(errs.options().Install)
+	var reps reports
+	s := newServer(reps.options().Install)
 	var rec recorder
-	s.AddTool(demo.Tool(), rec.handle)
+	s.AddTool(echoTool(), rec.handle)
 	res := call(t, connect(t, s), "echo", brokenArgs())
 
 	succeeded(t, res)
@@ -236,13 +297,13 @@ func TestBrokenArgumentsArriveCoerced(t *testing.T) {
 		"count":  json.Number("5"),
 		"filter": `{"channel_id":"1458059302022549698"}`,
 	})
-	equal(t, "echo", text(t, res), demo.Describe(received()))
-	if errs := errs.get(); errs != nil {
+	equal(t, "echo", text(t, res), describe(received()))
+	if errs := reps.errors(); errs != nil {
 		t.Errorf("OnError called: %v", errs)
 	}
 }
 
-// echoArgs binds the demo tool's arguments, plus an id, the way a typed
+// echoArgs binds the echo tool's arguments, plus an id, the way a typed
 // handler does: from RawArguments.
 type echoArgs struct {
 	Tags   []string       `json:"tags"`
@@ -253,7 +314,7 @@ type echoArgs struct {
 }
 
 func TestTypedHandlerReceivesCoercedArguments(t *testing.T) {
-	tool := demo.Tool()
+	tool := echoTool()
 	tool.Name = "typed"
 	tool.InputSchema.Properties["id"] = map[string]any{"type": "integer"}
 
@@ -282,7 +343,7 @@ func TestTypedHandlerReceivesCoercedArguments(t *testing.T) {
 func TestLargeIntegerInsideObjectKeepsItsDigits(t *testing.T) {
 	s := newServer(mcpgocoerce.Install)
 	var rec recorder
-	s.AddTool(demo.Tool(), rec.handle)
+	s.AddTool(echoTool(), rec.handle)
 	succeeded(t, call(t, connect(t, s), "echo", map[string]any{
 		"filter": json.RawMessage(`{"channel_id":1458059302022549698}`),
 	}))
@@ -290,10 +351,10 @@ func TestLargeIntegerInsideObjectKeepsItsDigits(t *testing.T) {
 }
 
 func TestCorrectArgumentsPassThroughUntouched(t *testing.T) {
-	var errs errorLog
-	s := newServer(errs.options().Install)
+	var reps reports
+	s := newServer(reps.options().Install)
 	var rec recorder
-	s.AddTool(demo.Tool(), rec.handle)
+	s.AddTool(echoTool(), rec.handle)
 	sent, err := json.Marshal(correctArgs())
 	if err != nil {
 		t.Fatal(err)
@@ -305,18 +366,16 @@ func TestCorrectArgumentsPassThroughUntouched(t *testing.T) {
 		t.Errorf("RawArguments changed:\n got %s\nwant %s", req.Params.RawArguments, sent)
 	}
 	equal(t, "GetArguments()", req.GetArguments(), received())
-	if errs := errs.get(); errs != nil {
-		t.Errorf("OnError called: %v", errs)
-	}
+	reps.nothing(t)
 }
 
 // What cannot be converted is left for the validator to reject, with its own
 // message, and reported to OnError with the parameter's path.
 func TestUnconvertibleArgumentIsReportedAndRejected(t *testing.T) {
-	var log errorLog
-	s := newServer(log.options().Install)
+	var reps reports
+	s := newServer(reps.options().Install)
 	var rec recorder
-	s.AddTool(demo.Tool(), rec.handle)
+	s.AddTool(echoTool(), rec.handle)
 	res := call(t, connect(t, s), "echo", map[string]any{"tags": "a, b", "count": "5"})
 
 	if !res.IsError {
@@ -325,7 +384,7 @@ func TestUnconvertibleArgumentIsReportedAndRejected(t *testing.T) {
 	if want := "input schema validation failed: /tags: &{Got:string Want:[array]}"; text(t, res) != want {
 		t.Errorf("got %q, want %q (count converted, tags left as sent)", text(t, res), want)
 	}
-	errs := log.get()
+	errs := reps.errors()
 	if len(errs) != 1 {
 		t.Fatalf("OnError got %v, want one error", errs)
 	}
@@ -333,6 +392,9 @@ func TestUnconvertibleArgumentIsReportedAndRejected(t *testing.T) {
 	if !strings.HasPrefix(errs[0].Error(), "tool echo: ") || !errors.As(errs[0], &ce) ||
 		ce.Path != "/tags" || !reflect.DeepEqual(ce.Value, "a, b") {
 		t.Errorf("OnError got %v, want a *coerce.Error for tool echo, /tags, holding %q", errs[0], "a, b")
+	}
+	if changes := reps.changed(); len(changes) != 1 || changes[0].Path != "/count" {
+		t.Errorf("OnChange got %v, want the repair of /count alone", changes)
 	}
 }
 
@@ -348,7 +410,7 @@ func TestArgumentsWithoutRawBytesAreCoerced(t *testing.T) {
 	s := server.NewMCPServer("test", "0.0.0", server.WithInputSchemaValidation(), server.WithHooks(hooks))
 	mcpgocoerce.Install(s)
 	var rec recorder
-	s.AddTool(demo.Tool(), rec.handle)
+	s.AddTool(echoTool(), rec.handle)
 	succeeded(t, call(t, connect(t, s), "echo", brokenArgs()))
 	equal(t, "GetArguments()", rec.last(t).GetArguments(), received())
 }
@@ -376,10 +438,10 @@ func TestReregisteredToolIsCoercedToItsNewSchema(t *testing.T) {
 // Some clients send "arguments": null for a call without arguments; mcp-go
 // accepts it, and it is not a coercion failure.
 func TestNullArgumentsAreNoArguments(t *testing.T) {
-	var errs errorLog
-	s := newServer(errs.options().Install)
+	var reps reports
+	s := newServer(reps.options().Install)
 	var rec recorder
-	s.AddTool(demo.Tool(), rec.handle)
+	s.AddTool(echoTool(), rec.handle)
 	resp := s.HandleMessage(t.Context(), json.RawMessage(
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":null}}`))
 	if r, ok := resp.(mcp.JSONRPCResponse); !ok {
@@ -388,54 +450,14 @@ func TestNullArgumentsAreNoArguments(t *testing.T) {
 		t.Fatalf("got %#v, want a successful call", r.Result)
 	}
 	equal(t, "RawArguments", string(rec.last(t).Params.RawArguments), "null")
-	if errs := errs.get(); errs != nil {
-		t.Errorf("OnError called: %v", errs)
-	}
-}
-
-// toolSession is a client session with tools of its own, as mcp-go's HTTP
-// transports provide.
-type toolSession struct{ tools map[string]server.ServerTool }
-
-func (*toolSession) Initialize()                                         {}
-func (*toolSession) Initialized() bool                                   { return true }
-func (*toolSession) NotificationChannel() chan<- mcp.JSONRPCNotification { return nil }
-func (*toolSession) SessionID() string                                   { return "with-tools" }
-func (s *toolSession) GetSessionTools() map[string]server.ServerTool     { return s.tools }
-func (s *toolSession) SetSessionTools(t map[string]server.ServerTool)    { s.tools = t }
-
-// A session's own tool shadows the server's tool of the same name, in
-// dispatch and validation, so it must in coercion too.
-func TestSessionToolIsCoercedToItsOwnSchema(t *testing.T) {
-	s := newServer(mcpgocoerce.Install)
-	schema := func(typ string) json.RawMessage {
-		return json.RawMessage(`{"type":"object","properties":{"x":{"type":"` + typ + `"}}}`)
-	}
-	var global, own recorder
-	s.AddTool(mcp.NewTool("t", mcp.WithRawInputSchema(schema("integer"))), global.handle)
-	session := &toolSession{tools: map[string]server.ServerTool{
-		"t": {Tool: mcp.NewTool("t", mcp.WithRawInputSchema(schema("string"))), Handler: own.handle},
-	}}
-
-	ctx := s.WithContext(t.Context(), session)
-	resp := s.HandleMessage(ctx, json.RawMessage(
-		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"x":5}}}`))
-	if r, ok := resp.(mcp.JSONRPCResponse); !ok {
-		t.Fatalf("got %#v, want a response", resp)
-	} else if res, ok := r.Result.(*mcp.CallToolResult); !ok || res.IsError {
-		t.Fatalf("got %#v, want a successful call", r.Result)
-	}
-	equal(t, "x", own.last(t).GetArguments()["x"], "5")
-	if n := global.calls(); n != 0 {
-		t.Errorf("server's tool called %d times, want 0", n)
-	}
+	reps.nothing(t)
 }
 
 // Run with -race: calls and re-registrations at once share the schema cache.
 func TestConcurrentCalls(t *testing.T) {
 	s := newServer(mcpgocoerce.Install)
 	var rec recorder
-	s.AddTool(demo.Tool(), rec.handle)
+	s.AddTool(echoTool(), rec.handle)
 	c := connect(t, s)
 
 	var wg sync.WaitGroup
@@ -455,53 +477,8 @@ func TestConcurrentCalls(t *testing.T) {
 	}
 	wg.Go(func() {
 		for range 20 {
-			s.AddTool(demo.Tool(), rec.handle)
+			s.AddTool(echoTool(), rec.handle)
 		}
 	})
 	wg.Wait()
-}
-
-// The example server as a person runs it: built with go build and driven over
-// stdio by mcp-go's own client.
-func TestServerOverStdio(t *testing.T) {
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go is not on PATH")
-	}
-	bin := filepath.Join(t.TempDir(), "server")
-	args := []string{"build", "-o", bin}
-	// With the test's own -race setting, go build reuses the packages
-	// compiled for this test instead of compiling mcp-go again: seconds
-	// saved with a cold build cache.
-	if info, ok := debug.ReadBuildInfo(); ok && slices.Contains(info.Settings, debug.BuildSetting{Key: "-race", Value: "true"}) {
-		args = append(args, "-race")
-	}
-	build := exec.CommandContext(t.Context(), gobin, append(args, "./cmd/server")...)
-	build.Dir = ".." // the examples/mcpgo module root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-
-	c, err := client.NewStdioMCPClient(bin, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	var init mcp.InitializeRequest
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "mcpgocoerce-test", Version: "0.0.0"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
-	var req mcp.CallToolRequest
-	req.Params.Name = "echo"
-	req.Params.Arguments = brokenArgs()
-	res, err := c.CallTool(ctx, req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	succeeded(t, res)
-	equal(t, "echo", text(t, res), demo.Describe(received()))
 }

@@ -1,6 +1,4 @@
-// Package demo holds the tool the example server exposes, shared with the
-// tests so that they exercise exactly what a person runs.
-package demo
+package mcpgocoerce_test
 
 import (
 	"bytes"
@@ -14,10 +12,10 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// Tool declares one parameter of each shape that LLM clients are known to
+// echoTool declares one parameter of each shape that LLM clients are known to
 // send wrongly: an array and an object arrive as JSON text, an integer as a
 // numeric string, and a string meant to hold JSON text arrives as an object.
-func Tool() mcp.Tool {
+func echoTool() mcp.Tool {
 	return mcp.NewTool("echo",
 		mcp.WithDescription("Echoes its arguments with the Go type each one arrived as."),
 		mcp.WithArray("tags", mcp.WithStringItems(), mcp.Description("Labels to attach.")),
@@ -27,14 +25,14 @@ func Tool() mcp.Tool {
 	)
 }
 
-// Echo answers with one line per argument: its name, the Go type the handler
+// echo answers with one line per argument: its name, the Go type the handler
 // received, and its value as JSON.
-func Echo(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	return mcp.NewToolResultText(Describe(req.GetArguments())), nil
+func echo(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return mcp.NewToolResultText(describe(req.GetArguments())), nil
 }
 
-// Describe renders arguments as Echo does, sorted by name.
-func Describe(args map[string]any) string {
+// describe renders arguments as echo does, sorted by name.
+func describe(args map[string]any) string {
 	var b strings.Builder
 	for _, name := range slices.Sorted(maps.Keys(args)) {
 		fmt.Fprintf(&b, "%s: %T %s\n", name, args[name], jsonText(args[name]))

@@ -1,15 +1,3 @@
-// Package mcpgocoerce installs github.com/coerce-go/coerce on a
-// github.com/mark3labs/mcp-go server, so that tool arguments a client sent in
-// the wrong shape ("[\"a\"]" for an array, "5" for an integer, an object for
-// a string that holds JSON text) arrive as the tool's input schema declares.
-//
-//	s := server.NewMCPServer("demo", "1.0.0", server.WithInputSchemaValidation())
-//	mcpgocoerce.Install(s)
-//
-// Coercion runs in a BeforeCallTool hook because that is the only place mcp-go
-// lets us touch the arguments before its input schema validation: the
-// validator runs inside the tools/call dispatch, before any tool handler
-// middleware.
 package mcpgocoerce
 
 import (
@@ -17,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"sync"
 
 	"github.com/coerce-go/coerce"
@@ -24,13 +13,30 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
-// Options configures Install. The zero value coerces with coerce's defaults
-// and ignores what it cannot fix.
+// Options configures [Options.Install]. The zero value coerces with
+// coerce's defaults, reports nothing and ignores what it cannot fix.
 type Options struct {
 	// Coerce configures the conversions (e.g. StructuredOnly, WrapScalars).
 	// UseNumber makes no difference here: numbers keep their text in
 	// RawArguments, and Arguments is decoded as mcp-go decodes it.
+	// Coerce.OnChange, if set, receives the same changes as OnChange,
+	// without the request's context and the tool's name.
 	Coerce coerce.Options
+
+	// OnChange, if set, receives each repair made to a call's arguments
+	// (one [coerce.Change] per converted value, with its JSON Pointer path,
+	// the kind found, the type declared and the rule applied), with the
+	// request's context and the tool's name, for metrics. It is called
+	// from the request goroutine once the repaired arguments are in the
+	// request, before the server validates them and calls the tool's
+	// handler, and must be safe for concurrent use. A call that needs no
+	// repair does not call it.
+	OnChange func(ctx context.Context, tool string, c coerce.Change)
+
+	// Logger, if set, logs each repair at debug level with the tool's name,
+	// as [coerce.LogChanges] does. A logger not enabled for debug level
+	// costs nothing.
+	Logger *slog.Logger
 
 	// OnError, if set, observes what coercion could not fix: arguments that
 	// do not convert (err joins one *coerce.Error per failing parameter,
@@ -49,7 +55,7 @@ type Options struct {
 }
 
 // Install coerces the arguments of every tools/call on s with coerce's
-// default options. See Options.Install.
+// default options. See [Options.Install].
 func Install(s *server.MCPServer) { Options{}.Install(s) }
 
 // Install coerces the arguments of every tools/call on s to the input schema
@@ -63,7 +69,9 @@ func Install(s *server.MCPServer) { Options{}.Install(s) }
 // options, it must be called before s starts serving. Task tools
 // (AddTaskTool) are not coerced: mcp-go offers no way to look their schemas
 // up, and it does not validate their arguments either.
-func (o Options) Install(s *server.MCPServer) {
+func (o Options) Install(s *server.MCPServer) { o.install(s) }
+
+func (o Options) install(s *server.MCPServer) *coercer {
 	hooks := s.GetHooks()
 	if hooks == nil {
 		hooks = &server.Hooks{}
@@ -71,6 +79,7 @@ func (o Options) Install(s *server.MCPServer) {
 	}
 	c := &coercer{server: s, opts: o}
 	hooks.AddBeforeCallTool(c.beforeCallTool)
+	return c
 }
 
 type coercer struct {
@@ -111,7 +120,26 @@ func (c *coercer) beforeCallTool(ctx context.Context, _ any, req *mcp.CallToolRe
 		return // unknown tool or no schema: the server answers for it
 	}
 
-	p := &req.Params
+	log := c.opts.Logger != nil && c.opts.Logger.Enabled(ctx, slog.LevelDebug)
+	if c.opts.Coerce.OnChange == nil && c.opts.OnChange == nil && !log {
+		// Nobody hears of the changes: the schema as compiled will do,
+		// with nothing to allocate per call.
+		c.coerce(ctx, schema, name, &req.Params)
+		return
+	}
+	// The changes are collected and reported once they are in the request,
+	// so that nobody hears of a repair the request does not carry.
+	var changes []coerce.Change
+	o := c.opts.Coerce
+	o.OnChange = func(ch coerce.Change) { changes = append(changes, ch) }
+	if c.coerce(ctx, schema.WithOptions(o), name, &req.Params) {
+		c.changed(ctx, name, changes, log)
+	}
+}
+
+// coerce converts p's arguments to schema and reports whether it stored the
+// result in p.
+func (c *coercer) coerce(ctx context.Context, schema *coerce.Schema, name string, p *mcp.CallToolParams) bool {
 	// Prefer the raw JSON: mcp-go decodes Arguments into float64s, so an
 	// integer beyond 2^53 is already rounded there (a Discord snowflake
 	// inside an object sent for a string parameter would turn into the
@@ -124,14 +152,14 @@ func (c *coercer) beforeCallTool(ctx context.Context, _ any, req *mcp.CallToolRe
 			c.report(ctx, name, err)
 		}
 		if len(out) == 0 || bytes.Equal(out, p.RawArguments) {
-			return
+			return false
 		}
 		var args any // decoded exactly as mcp-go decodes Params.Arguments
 		if json.Unmarshal(out, &args) != nil {
-			return // never leave the two fields disagreeing
+			return false // never leave the two fields disagreeing
 		}
 		p.RawArguments, p.Arguments = out, args
-		return
+		return true
 	}
 	// No raw bytes: the request was built in memory, or an earlier hook
 	// replaced the arguments and cleared them.
@@ -141,6 +169,27 @@ func (c *coercer) beforeCallTool(ctx context.Context, _ any, req *mcp.CallToolRe
 			c.report(ctx, name, err)
 		}
 		p.Arguments = out
+		return true
+	}
+	return false
+}
+
+// changed reports the changes made to a call of the named tool.
+func (c *coercer) changed(ctx context.Context, name string, changes []coerce.Change, log bool) {
+	var logChange func(coerce.Change)
+	if log {
+		logChange = coerce.LogChanges(c.opts.Logger, name)
+	}
+	for _, ch := range changes {
+		if c.opts.Coerce.OnChange != nil {
+			c.opts.Coerce.OnChange(ch)
+		}
+		if c.opts.OnChange != nil {
+			c.opts.OnChange(ctx, name, ch)
+		}
+		if logChange != nil {
+			logChange(ch)
+		}
 	}
 }
 
@@ -167,7 +216,11 @@ func (c *coercer) schemaFor(ctx context.Context, name string) (*coerce.Schema, e
 	// Concurrent misses may compile the same schema twice, and one of two
 	// concurrent stores may be lost; both only cost a compilation later,
 	// which is cheaper than a lock around every call.
-	schema, err := c.opts.Coerce.ParseSchema(source)
+	// Changes are reported per call (see beforeCallTool), never by the
+	// compiled schema.
+	o := c.opts.Coerce
+	o.OnChange = nil
+	schema, err := o.ParseSchema(source)
 	e := &compiled{source: bytes.Clone(source), schema: schema, err: err}
 	c.schemas.Store(name, append([]*compiled{e}, known[:min(len(known), schemasPerTool-1)]...))
 	return schema, err
