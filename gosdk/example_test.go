@@ -26,9 +26,9 @@ func search(ctx context.Context, req *mcp.CallToolRequest, in SearchArgs) (*mcp.
 }
 
 // A host calls the tool with an array and an object as JSON text and an
-// integer as a string. Without Install, the SDK would reject the call:
-// validating "arguments": ... type: ["go","mcp"] has type "string", want
-// one of "null, array".
+// integer as a string. Without Install, the SDK would reject the call with
+// a message about one of them, such as: validating "arguments": ...
+// type: ["go","mcp"] has type "string", want one of "null, array".
 func ExampleInstall() {
 	server := mcp.NewServer(&mcp.Implementation{Name: "search"}, nil)
 	gosdkcoerce.Install(server)
