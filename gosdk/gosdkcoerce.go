@@ -60,7 +60,8 @@ func Install(s *mcp.Server) { Options{}.Install(s) }
 // middleware sees the arguments as the client sent them, and the tools/list
 // requests by which coercion learns the schemas go straight to the SDK.
 // Middleware added before Install sees the coerced arguments, and those
-// tools/list requests too.
+// tools/list requests too. Install also adds a sending middleware, which
+// only watches for notifications/tools/list_changed.
 func (o Options) Install(s *mcp.Server) {
 	c := &coercer{opts: o}
 	s.AddSendingMiddleware(c.watch)
