@@ -68,10 +68,11 @@
 //
 // A value that cannot be converted ("many" for an integer) reaches the tool
 // as the model sent it, next to the values that converted, and the tool's
-// own decoding reports it as it would have without coercion; the model
-// sees the usual error. [Options.OnError] hears of it first, with the
-// *[coerce.Error] of each failing argument, and of a schema that could not
-// be read or compiled.
+// own decoding reports it as it would have without coercion: the same
+// error from the same place, which fails the run or goes back to the model
+// as the ToolsNode and the tool decide. [Options.OnError] hears of it
+// first, with the *[coerce.Error] of each failing argument, and of a schema
+// that could not be read or compiled.
 //
 // # Options
 //
