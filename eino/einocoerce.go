@@ -165,7 +165,9 @@ func (c *core) Info(ctx context.Context) (*schema.ToolInfo, error) { return c.in
 // GetType returns the wrapped tool's type name, as eino would name it, so
 // that callbacks and traces label the tool as they did before it was
 // wrapped: its own GetType if it has one, otherwise the name of its type
-// with pointers removed.
+// with pointers removed. (eino names a tool whose type is a func type by
+// the function's name instead; such tools are rare, and get the type's
+// name here.)
 func (c *core) GetType() string {
 	if typ, ok := components.GetType(c.inner); ok {
 		return typ
