@@ -44,9 +44,9 @@
 // # What changes, and what does not
 //
 // An input that already conforms stays as it is, and a response in which
-// nothing needs converting is handed on as the model made it (unless
-// OnChange or Logger is set, without allocating). Otherwise the response is
-// copied, never modified in place.
+// nothing needs converting is handed on as the model made it; with neither
+// OnChange nor Logger set, that costs no allocation. Otherwise the response
+// is copied, never modified in place.
 // Parameters Genkit would reject and coerce cannot repair ("five" for an
 // integer) stay as the model sent them, next to the ones that were
 // repaired, and Genkit's validation reports them as it would have. A tool
@@ -66,7 +66,8 @@
 // the input into float64 before the tool sees it (it copies the model's
 // message through JSON, and decodes the tool's JSON input into any before
 // validating it), so an integer beyond 2^53 reaches the tool rounded,
-// whatever the middleware does. What a string parameter holds stays exact:
+// whatever the middleware does, and one beyond the range of int64 fails
+// there ("cannot convert ... to integer: not a whole number"). What a string parameter holds stays exact:
 // an ID that a model sends as a number for a string parameter keeps every
 // digit, provided the model plugin decoded it exactly; plugins that decode
 // the provider's JSON into float64 have rounded it already.

@@ -271,11 +271,12 @@ func TestOnChangeAndLogger(t *testing.T) {
 // TestIntegersBeyond2To53 records which integers survive the trip from the
 // model to the tool. The middleware keeps them exact, as json.Number, but
 // Genkit decodes the tool input into float64 before it validates it: only
-// what a string parameter holds stays exact beyond 2^53.
+// what a string parameter holds stays exact beyond 2^53, and an integer
+// beyond the range of int64 fails Genkit's conversion of float64 to int64.
 func TestIntegersBeyond2To53(t *testing.T) {
 	type idsInput struct {
 		ID    string `json:"id"`
-		Count int64  `json:"count"`
+		Count uint64 `json:"count"`
 	}
 	g, floats, exact, _, _ := setup(t)
 	ids := genkit.DefineTool(g, "ids", "Looks up an ID.",
@@ -285,19 +286,28 @@ func TestIntegersBeyond2To53(t *testing.T) {
 		model ai.Model
 		input string
 		want  idsInput
+		err   string // what Genkit reports instead
 	}{
 		{"id sent as a number, decoded exactly by the model", exact,
-			`{"id": 1458059302022549698, "count": 1}`, idsInput{"1458059302022549698", 1}},
+			`{"id": 1458059302022549698, "count": 1}`, idsInput{"1458059302022549698", 1}, ""},
 		{"id sent as a number, decoded into float64 by the model", floats,
-			`{"id": 1458059302022549698, "count": 1}`, idsInput{"1458059302022549800", 1}},
+			`{"id": 1458059302022549698, "count": 1}`, idsInput{"1458059302022549800", 1}, ""},
 		{"count 2^53 sent as a string", floats,
-			`{"id": "1", "count": "9007199254740992"}`, idsInput{"1", 9007199254740992}},
+			`{"id": "1", "count": "9007199254740992"}`, idsInput{"1", 9007199254740992}, ""},
 		{"count 2^53+1 sent as a string, rounded by Genkit", exact,
-			`{"id": "1", "count": "9007199254740993"}`, idsInput{"1", 9007199254740992}},
+			`{"id": "1", "count": "9007199254740993"}`, idsInput{"1", 9007199254740992}, ""},
+		{"count beyond int64 sent as a string, rejected by Genkit", exact,
+			`{"id": "1", "count": "12345678901234567890"}`, idsInput{}, "not a whole number"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp, err := genkit.Generate(context.Background(), g, ai.WithModel(tc.model), ai.WithTools(ids),
 				ai.WithPrompt("ids "+tc.input), ai.WithMiddleware(genkitcoerce.Middleware()))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Errorf("Genkit's error = %v, want one saying %q", err, tc.err)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
