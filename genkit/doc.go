@@ -67,10 +67,11 @@
 // message through JSON, and decodes the tool's JSON input into any before
 // validating it), so an integer beyond 2^53 reaches the tool rounded,
 // whatever the middleware does, and one beyond the range of int64 fails
-// there ("cannot convert ... to integer: not a whole number"). What a string parameter holds stays exact:
-// an ID that a model sends as a number for a string parameter keeps every
-// digit, provided the model plugin decoded it exactly; plugins that decode
-// the provider's JSON into float64 have rounded it already.
+// there ("cannot convert ... to integer: not a whole number"). What a
+// string parameter holds stays exact: an ID that a model sends as a number
+// for a string parameter keeps every digit, provided the model plugin
+// decoded it exactly; plugins that decode the provider's JSON into float64
+// have rounded it already.
 //
 // # Reporting
 //
