@@ -18,16 +18,19 @@ FUZZMINIMIZETIME ?= 10s
 SMOKE_FUZZTIME  ?= 20000x
 BENCHCOUNT      ?= 6
 BENCHTIME       ?= 200ms
-# Every Go module: the root and each example, which has its own go.mod so
-# that the core keeps no third-party dependency.
-MODULES         := . $(patsubst %/go.mod,%,$(wildcard examples/*/go.mod))
+# Every module go.work lists: the core, each integration and each example
+# (modules of their own, so that the core keeps no third-party dependency).
+# Read from go.work, so that a module is checked as soon as it is listed.
+MODULES         := $(shell $(GO) work edit -json go.work | sed -n 's/.*"DiskPath": "\(.*\)".*/\1/p')
 
-.PHONY: test fmt vet lint race fuzz-smoke fuzz bench tools clean
+.PHONY: test fmt vet lint race fuzz-smoke suite release-check fuzz bench tools clean
 
-test: fmt vet lint race fuzz-smoke
+test: fmt vet lint race fuzz-smoke suite release-check
 
+# Every Go file, tracked or not, so that a file not yet added is checked too.
+# Files under testdata are fixtures, left as their tests need them.
 fmt:
-	@out=$$(gofmt -l .); \
+	@out=$$(gofmt -l $$(find . -name '*.go' -not -path '*/testdata/*')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 vet:
@@ -59,6 +62,24 @@ fuzz-smoke:
 		echo "fuzz $$f for $(SMOKE_FUZZTIME)"; \
 		$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(SMOKE_FUZZTIME) . ; \
 	done
+
+# The JSON Schema Test Suite, run again (race ran it already) so that CI
+# output shows the counts it logs per draft: the lines it logs itself, which
+# -v heads with "=== NAME  TestJSONSchemaSuite", not those of its subtests.
+# A failure is shown by a run without -v, which prints only what failed.
+SUITE := TestJSONSchemaSuite
+
+suite:
+	@echo "go test -run '^$(SUITE)$$' -v ."; \
+	out=$$($(GO) test -run '^$(SUITE)$$' -v . 2>&1); rc=$$?; \
+	if [ $$rc -ne 0 ]; then $(GO) test -run '^$(SUITE)$$' .; exit $$rc; fi; \
+	printf '%s\n' "$$out" | awk '/^=== / {own = $$3 == "$(SUITE)"; next} /^--- / {own = 0} \
+		own {print; n++} END {if (!n) {print "$(SUITE) did not run, or logged no counts"; exit 1}}'
+
+# What users' go get will fetch once the modules are tagged, from a module
+# proxy made of the working tree: see internal/releasecheck.
+release-check:
+	$(GO) run ./internal/releasecheck
 
 fuzz:
 	@set -e; for f in $(FUZZ_TARGETS); do \

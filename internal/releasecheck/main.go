@@ -1,0 +1,422 @@
+// Command releasecheck proves, before the modules are tagged, that what a
+// user's go get will fetch builds and passes its tests.
+//
+// It serves the core module and each integration module of the workspace
+// (every module go.work lists, except the examples) from a file-system module
+// proxy, at the version the integrations require of the core, as the go
+// command will receive them once tagged: one zip per module, made from the
+// files of the working tree that git does not ignore, without the nested
+// modules. Then, for the core and for each integration, it makes a fresh module
+// outside the repository from the files in testdata/<name> (a user's code: a
+// main_test.go, for the core also a main.go) and runs there what a user runs:
+//
+//	go get <module>@<version>
+//	go mod tidy
+//	go build ./...                 (when there is more than tests)
+//	go vet ./...
+//	go test ./...
+//	go test <module>/...           (the module's own tests, as a dependency)
+//
+// The go.work plays no part (GOWORK=off). The modules served here are exempt
+// from the checksum database (GONOSUMDB), which does not know them yet; every
+// other module is checked against it as usual.
+//
+// The go commands run with a module cache of their own, made afresh for each
+// run: the user's module cache may hold a copy of a served module left by an
+// earlier run, or by a concurrent one from another working tree, which the go
+// command would use as it is since a version never changes; and the build
+// cache indexes the files of a module in the module cache by its directory.
+// Third-party modules still come from the user's module cache when it has
+// them, read as a module proxy, and only otherwise from GOPROXY
+// (proxy.golang.org by default); -trimpath lets the build cache serve their
+// compiled packages again from one run to the next, whatever the directory.
+//
+// Run it from inside the repository:
+//
+//	go run ./internal/releasecheck [-keep]
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"log"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	keep := flag.Bool("keep", false, "keep the proxy and the scratch modules, to rerun a failing command by hand")
+	flag.Parse()
+	log.SetFlags(0)
+	log.SetPrefix("releasecheck: ")
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, *keep)
+	stop()
+	if err != nil {
+		log.Fatal(err)
+	}
+}
+
+// A target is a module checked from a user's module.
+type target struct {
+	name     string // "core", or the integration's path below the core, such as "mcpgo"
+	mod      module
+	testdata string // the user's code for it, testdata/<name>
+}
+
+func run(ctx context.Context, keep bool) error {
+	start := time.Now()
+	env, err := goEnv(ctx)
+	if err != nil {
+		return err
+	}
+	if env.GOWORK == "" || env.GOWORK == "off" {
+		return errors.New("no go.work: run it from inside the repository, with GOWORK unset")
+	}
+	root := filepath.Dir(env.GOWORK)
+	targets, err := plan(ctx, root, env.GOWORK)
+	if err != nil {
+		return err
+	}
+	files, err := gitFiles(ctx, root)
+	if err != nil {
+		return err
+	}
+
+	tmp, err := os.MkdirTemp("", "coerce-releasecheck-")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if keep {
+			fmt.Printf("kept %s\n", tmp)
+			return
+		}
+		if err := os.RemoveAll(tmp); err != nil {
+			log.Print(err)
+		}
+	}()
+
+	// The proxy serves every module, whether or not it has testdata: an
+	// integration may need another.
+	proxy := filepath.Join(tmp, "proxy")
+	for _, t := range targets {
+		rel, err := filepath.Rel(root, t.mod.Dir)
+		if err != nil {
+			return err
+		}
+		mfiles, err := moduleFiles(t.mod.Dir, below(files, filepath.ToSlash(rel)))
+		if err != nil {
+			return fmt.Errorf("%s: %v", t.mod.Path, err)
+		}
+		sum, err := writeModule(proxy, t.mod, mfiles)
+		if err != nil {
+			return err
+		}
+		// The sum is the one the checksum database will record if the tag
+		// holds the same files.
+		fmt.Printf("serve %s@%s %s (%d files)\n", t.mod.Path, t.mod.Version, sum, len(mfiles))
+	}
+
+	c := &checker{env: []string{
+		"GOWORK=off",
+		"GOMODCACHE=" + filepath.Join(tmp, "modcache"),
+		"GOFLAGS=" + strings.TrimSpace(env.GOFLAGS+" -mod=mod -modcacherw -trimpath"),
+		"GOPROXY=" + fileURL(proxy) + "," + fileURL(filepath.Join(env.GOMODCACHE, "cache", "download")) + "," + env.GOPROXY,
+		"GONOSUMDB=" + strings.Trim(targets[0].mod.Path+","+env.GONOSUMDB, ","),
+	}}
+	for _, t := range targets {
+		c.width = max(c.width, len(t.name))
+	}
+	if keep {
+		var quoted []string
+		for _, kv := range c.env {
+			k, v, _ := strings.Cut(kv, "=")
+			quoted = append(quoted, k+"='"+v+"'")
+		}
+		defer fmt.Printf("to run a go command in a scratch module: cd %s/<name> && env %s go ...\n", tmp, strings.Join(quoted, " "))
+	}
+	var failed, skipped []string
+	for _, t := range targets {
+		if _, err := os.Stat(t.testdata); err != nil {
+			rel, _ := filepath.Rel(root, t.testdata)
+			fmt.Printf("skip  %s: no %s (a user's main_test.go for %s)\n", t.name, filepath.ToSlash(rel)+"/", t.mod.Path)
+			skipped = append(skipped, t.name)
+			continue
+		}
+		if err := c.check(ctx, t, filepath.Join(tmp, t.name)); err != nil {
+			fmt.Printf("FAIL  %s: %v\n", t.name, err)
+			failed = append(failed, t.name)
+			if ctx.Err() != nil {
+				break
+			}
+		}
+	}
+	if len(failed) > 0 {
+		hint := ""
+		if !keep {
+			hint = " (run with -keep to keep the scratch modules)"
+		}
+		return fmt.Errorf("failed: %s%s", strings.Join(failed, ", "), hint)
+	}
+	fmt.Printf("release check passed in %.0fs", time.Since(start).Seconds())
+	if len(skipped) > 0 {
+		fmt.Printf(" (skipped for want of testdata: %s)", strings.Join(skipped, ", "))
+	}
+	fmt.Println()
+	return nil
+}
+
+// goEnvironment holds what the check reads of the go command's settings.
+type goEnvironment struct {
+	GOWORK, GOMODCACHE, GOFLAGS, GOPROXY, GONOSUMDB string
+}
+
+func goEnv(ctx context.Context) (goEnvironment, error) {
+	var e goEnvironment
+	out, err := exec.CommandContext(ctx, "go", "env", "-json", "GOWORK", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GONOSUMDB").Output()
+	if err != nil {
+		return e, fmt.Errorf("go env: %v", err)
+	}
+	return e, json.Unmarshal(out, &e)
+}
+
+// plan returns the core and the integrations, from the modules go.work lists.
+func plan(ctx context.Context, root, gowork string) ([]target, error) {
+	var work struct{ Use []struct{ DiskPath string } }
+	if err := goJSON(ctx, &work, "work", "edit", "-json", gowork); err != nil {
+		return nil, err
+	}
+	type goMod struct {
+		Module  struct{ Path string }
+		Require []struct{ Path, Version string }
+		Replace []any
+	}
+	var core *target
+	var integrations []target
+	mods := make(map[string]goMod)
+	for _, u := range work.Use {
+		dir := u.DiskPath
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(root, dir)
+		}
+		var gm goMod
+		if err := goJSON(ctx, &gm, "mod", "edit", "-json", filepath.Join(dir, "go.mod")); err != nil {
+			return nil, err
+		}
+		rel := filepath.ToSlash(u.DiskPath)
+		switch {
+		case dir == root:
+			core = &target{name: "core", mod: module{Path: gm.Module.Path, Dir: dir}}
+		case strings.HasPrefix(path.Clean(rel)+"/", "examples/"):
+			// Demos, never published as modules of their own.
+		default:
+			integrations = append(integrations, target{mod: module{Path: gm.Module.Path, Dir: dir}})
+			mods[gm.Module.Path] = gm
+		}
+	}
+	if core == nil {
+		return nil, fmt.Errorf("%s does not use the module at %s", gowork, root)
+	}
+	if len(integrations) == 0 {
+		return nil, fmt.Errorf("%s lists no integration, so nothing says which version of the core to check", gowork)
+	}
+
+	// The core is served at the version the integrations require; they are
+	// tagged with it.
+	slices.SortFunc(integrations, func(a, b target) int { return strings.Compare(a.mod.Path, b.mod.Path) })
+	// A release or pre-release version, not a pseudo-version: a user's
+	// go get must find it tagged.
+	release := regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$`)
+	pseudo := regexp.MustCompile(`[0-9]{14}-[0-9a-f]{12}$`)
+	for i := range integrations {
+		t := &integrations[i]
+		gm := mods[t.mod.Path]
+		name, ok := strings.CutPrefix(t.mod.Path, core.mod.Path+"/")
+		if !ok {
+			return nil, fmt.Errorf("%s: module %s is not below %s", t.mod.Dir, t.mod.Path, core.mod.Path)
+		}
+		if len(gm.Replace) > 0 {
+			return nil, fmt.Errorf("%s: go.mod has replace directives, which users' builds ignore; go.work serves the core during development", t.mod.Path)
+		}
+		j := slices.IndexFunc(gm.Require, func(r struct{ Path, Version string }) bool { return r.Path == core.mod.Path })
+		if j < 0 {
+			return nil, fmt.Errorf("%s: go.mod does not require %s", t.mod.Path, core.mod.Path)
+		}
+		v := gm.Require[j].Version
+		if !release.MatchString(v) || pseudo.MatchString(v) || v == "v0.0.0" {
+			return nil, fmt.Errorf("%s: requires %s %s, which is not a release version", t.mod.Path, core.mod.Path, v)
+		}
+		if core.mod.Version != "" && v != core.mod.Version {
+			return nil, fmt.Errorf("%s requires %s %s, but another integration requires %s", t.mod.Path, core.mod.Path, v, core.mod.Version)
+		}
+		core.mod.Version = v
+		t.name = name
+	}
+	targets := append([]target{*core}, integrations...)
+	for i := range targets {
+		targets[i].mod.Version = core.mod.Version
+		targets[i].testdata = filepath.Join(root, "internal", "releasecheck", "testdata", filepath.FromSlash(targets[i].name))
+	}
+	return targets, nil
+}
+
+func goJSON(ctx context.Context, v any, args ...string) error {
+	out, err := exec.CommandContext(ctx, "go", args...).Output()
+	if err != nil {
+		return fmt.Errorf("go %s: %v", strings.Join(args, " "), stderr(err))
+	}
+	return json.Unmarshal(out, v)
+}
+
+// gitFiles returns the files of the working tree that a commit would hold:
+// tracked, and untracked but not ignored, relative to root.
+func gitFiles(ctx context.Context, root string) ([]string, error) {
+	cmd := exec.CommandContext(ctx, "git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git ls-files: %v", stderr(err))
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	files := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	slices.Sort(files)
+	return slices.Compact(files), nil // a file with a merge conflict is listed once per stage
+}
+
+// below returns the files below dir (slash-separated, "." for all),
+// relative to it.
+func below(files []string, dir string) []string {
+	if dir == "." {
+		return files
+	}
+	var out []string
+	for _, f := range files {
+		if rest, ok := strings.CutPrefix(f, dir+"/"); ok {
+			out = append(out, rest)
+		}
+	}
+	return out
+}
+
+func stderr(err error) error {
+	if ee, ok := err.(*exec.ExitError); ok && len(ee.Stderr) > 0 {
+		return fmt.Errorf("%v\n%s", err, bytes.TrimSpace(ee.Stderr))
+	}
+	return err
+}
+
+// A checker runs the go commands of a user's module.
+type checker struct {
+	env   []string // added to the environment
+	width int      // of the names printed
+}
+
+// check makes the user's module for t in dir and runs a user's commands in
+// it, printing a line for each that passes.
+func (c *checker) check(ctx context.Context, t target, dir string) error {
+	if err := copyDir(dir, t.testdata); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+		if err := c.run(ctx, t, dir, "mod", "init", "example.com/user/"+path.Base(t.name)); err != nil {
+			return err
+		}
+	}
+	steps := [][]string{
+		{"get", t.mod.Path + "@" + t.mod.Version},
+		{"mod", "tidy"},
+		{"build", "./..."},
+		{"vet", "./..."},
+		{"test", "./..."},
+		{"test", t.mod.Path + "/..."},
+	}
+	if !hasNonTestGo(dir) {
+		steps = slices.DeleteFunc(steps, func(s []string) bool { return s[0] == "build" }) // "no packages to build"
+	}
+	for _, args := range steps {
+		if err := c.run(ctx, t, dir, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *checker) run(ctx context.Context, t target, dir string, args ...string) error {
+	start := time.Now()
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), c.env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("go %s (in %s): %v\n%s", strings.Join(args, " "), dir, err, indent(out))
+	}
+	fmt.Printf("ok    %-*s  go %s (%.1fs)\n", c.width, t.name, strings.Join(args, " "), time.Since(start).Seconds())
+	return nil
+}
+
+func indent(b []byte) string {
+	return "\t" + strings.ReplaceAll(strings.TrimSpace(string(b)), "\n", "\n\t")
+}
+
+// copyDir copies the regular files below src into dst.
+func copyDir(dst, src string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}
+
+// hasNonTestGo reports whether dir holds a Go file other than a test, which
+// go build needs to have anything to build.
+func hasNonTestGo(dir string) bool {
+	found := false
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
+			found = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
+}
+
+func fileURL(p string) string {
+	u := "file://" + filepath.ToSlash(p)
+	if !strings.HasPrefix(u, "file:///") { // a Windows path, C:/...
+		u = "file:///" + strings.TrimPrefix(u, "file://")
+	}
+	return u
+}
