@@ -136,15 +136,29 @@ func coerceRaw(o Options, data []byte, t *Type) (out []byte, report func(), err 
 			Detail: "JSON text longer than " + strconv.Itoa(o.MaxSize) + " bytes"}
 	}
 	w := newWalker(o)
+	maxDepth := w.chk.maxDepth
 	start := skipSpaceBytes(data, 0)
-	end, err := skipValue(data, start, w.chk.maxDepth)
+	var end int
+	conforms := true
+	if t.kind == typeObject && start < len(data) && data[start] == '{' {
+		// The usual case, an object for a struct: validate and check each
+		// member in one pass, as Schema.CoerceJSON does.
+		end, err = scanMembers(data, start, maxDepth, true, func(key []byte, valStart, valEnd int) {
+			conforms = conforms && w.chk.rawConforms(data[valStart:valEnd], fieldBytes(t, key), 1)
+		})
+	} else {
+		end, err = skipValue(data, start, maxDepth)
+		if err == nil {
+			conforms = w.chk.rawConforms(data[start:end], t, 0)
+		}
+	}
 	if err == nil {
 		err = trailing(data, end)
 	}
 	if err != nil {
 		return data, nil, w.rawFail(data, err)
 	}
-	if w.chk.rawConforms(data[start:end], t, 0) {
+	if conforms {
 		return data, noReport, nil
 	}
 	out = make([]byte, 0, len(data)+len(data)/4+16)
