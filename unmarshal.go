@@ -13,19 +13,19 @@ func Unmarshal(data []byte, v any) error { return Options{}.Unmarshal(data, v) }
 
 // Unmarshal parses the JSON-encoded data and stores the result in the value
 // pointed to by v, as [json.Unmarshal] does, after converting the text to
-// the shape of v's type: a list of tasks that arrives as JSON text
-// ({"tasks": "[{\"id\":1}]"}), stringified twice or fenced, becomes the
-// array []Task wants; "5" becomes 5 for an int field, "true" true for a
-// bool, a number "5" for a string field. The conversions are those of
-// ToDeclared, for the type that [SchemaFromStruct] derives: fields are
-// matched as encoding/json names them, a pointer is nullable, a field
+// the shape of v's type: a list that arrives as JSON text
+// ({"tasks": "[{\"id\":1}]"}), stringified twice or fenced becomes the
+// array a []Task field wants, "5" becomes 5 for an int field and "true"
+// true for a bool, 5 becomes "5" for a string. The conversions are those
+// of ToDeclared, to the shape [Options.SchemaFromStruct] declares: fields
+// are named as encoding/json names them, a pointer is nullable, a field
 // with the ",string" option is a string, and so are
 // [encoding.TextUnmarshaler] types and [time.Time]; [json.Number] and
-// [math/big.Int] are numbers; [json.RawMessage], interfaces and types
-// with their own UnmarshalJSON stay as sent, except a struct whose
-// exported fields carry json tags (the "type Alias T" idiom), which is
-// converted field by field before its UnmarshalJSON runs. The shape is
-// derived once per type and cached; Unmarshal is safe for concurrent use.
+// [math/big.Int] are numbers; [json.RawMessage], interfaces and types with
+// their own UnmarshalJSON stay as sent, except a struct whose exported
+// fields carry json tags (the "type Alias T" idiom), which is converted
+// field by field before its UnmarshalJSON runs. The shape is derived once
+// per type and cached; Unmarshal is safe for concurrent use.
 //
 // Text that already fits is decoded as it is, so v's own UnmarshalJSON and
 // UnmarshalText methods run on the bytes that were sent. Conversion works
