@@ -3,6 +3,7 @@ package coerce
 import (
 	"encoding/json"
 	"os"
+	"strconv"
 	"testing"
 )
 
@@ -125,6 +126,83 @@ func BenchmarkToString(b *testing.B) {
 					b.Fatal(err)
 				}
 				_ = string(text)
+			}
+		})
+	}
+}
+
+// The typed input of a workflow step or tool, for BenchmarkUnmarshal.
+type (
+	benchTask struct {
+		ID        string   `json:"id"`
+		Title     string   `json:"title"`
+		Priority  int      `json:"priority"`
+		DependsOn []string `json:"depends_on,omitempty"`
+	}
+	benchInput struct {
+		ServerName string            `json:"server_name"`
+		ChannelID  int64             `json:"channel_id"`
+		Limit      int               `json:"limit"`
+		Notify     bool              `json:"notify"`
+		Tags       []string          `json:"tags"`
+		Tasks      []benchTask       `json:"tasks"`
+		Headers    map[string]string `json:"headers,omitempty"`
+	}
+)
+
+// benchUnmarshalDocs returns arguments that conform to benchInput, small and
+// with 20 tasks, and the same 20 tasks as a workflow engine breaks them:
+// tasks stringified, numbers and booleans as strings.
+func benchUnmarshalDocs() (small, tasks, broken []byte) {
+	small = []byte(`{"server_name":"discord","channel_id":1458059302022549698,"limit":10,"notify":true,"tags":["a","b"]}`)
+	var list []benchTask
+	for i := range 20 {
+		t := benchTask{ID: "t" + strconv.Itoa(i), Title: "task number " + strconv.Itoa(i), Priority: i % 3}
+		if i > 0 {
+			t.DependsOn = []string{"t" + strconv.Itoa(i-1)}
+		}
+		list = append(list, t)
+	}
+	tasksJSON, _ := json.Marshal(list)
+	quoted, _ := json.Marshal(string(tasksJSON))
+	head := `{"server_name":"discord","channel_id":1458059302022549698,`
+	tasks = []byte(head + `"limit":10,"notify":true,"tags":["a","b"],"tasks":` + string(tasksJSON) + `}`)
+	broken = []byte(head + `"limit":"10","notify":"true","tags":"[\"a\",\"b\"]","tasks":` + string(quoted) + `}`)
+	return small, tasks, broken
+}
+
+// Unmarshal into a typed input: on conforming text it costs a check of
+// the text on top of json.Unmarshal; on broken text, against
+// json.Unmarshal of the text as it should have been sent (the standard
+// library cannot decode the broken text at all).
+func BenchmarkUnmarshal(b *testing.B) {
+	small, tasks, broken := benchUnmarshalDocs()
+	for _, c := range []struct {
+		name       string
+		data, want []byte
+	}{
+		{"conforming-small", small, small},
+		{"conforming-tasks", tasks, tasks},
+		{"broken-tasks", broken, tasks},
+	} {
+		b.Run("case="+c.name+"/impl=coerce", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.data)))
+			for b.Loop() {
+				var in benchInput
+				if err := Unmarshal(c.data, &in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("case="+c.name+"/impl=encoding_json", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.data)))
+			for b.Loop() {
+				var in benchInput
+				if err := json.Unmarshal(c.want, &in); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}

@@ -272,3 +272,106 @@ func ExampleOptions_onChange() {
 	// /ids/0: string "7" -> integer (number-from-text)
 	// /verbose: string "yes" -> boolean (boolean-from-text)
 }
+
+// A tool's typed input, as a client sent it: the list as JSON text, the
+// number and the boolean as strings. json.Unmarshal fails on it;
+// coerce.Unmarshal converts each to what the field wants, then decodes.
+func ExampleUnmarshal() {
+	type Task struct {
+		ID    string   `json:"id"`
+		Files []string `json:"files"`
+	}
+	type Input struct {
+		Tasks  []Task `json:"tasks"`
+		Limit  int    `json:"limit"`
+		DryRun bool   `json:"dry_run"`
+	}
+	args := []byte(`{"tasks": "[{\"id\": \"t1\", \"files\": [\"a.go\"]}]", "limit": "10", "dry_run": "true"}`)
+
+	var in Input
+	fmt.Println(json.Unmarshal(args, &in))
+
+	in = Input{}
+	err := coerce.Unmarshal(args, &in)
+	fmt.Printf("%v %+v\n", err, in)
+	// Output:
+	// json: cannot unmarshal string into Go struct field Input.tasks of type []coerce_test.Task
+	// <nil> {Tasks:[{ID:t1 Files:[a.go]}] Limit:10 DryRun:true}
+}
+
+// Payload has its own UnmarshalJSON in the "type Alias T" idiom. Its
+// fields still declare the shape, so a list that a workflow engine
+// stringified twice on the way is converted before UnmarshalJSON runs.
+func ExampleUnmarshal_aliasIdiom() {
+	data := []byte(`{"slug": "rate-limits", "tasks": "\"[{\\\"id\\\": \\\"t1\\\"}]\""}`)
+
+	var p Payload
+	fmt.Println(json.Unmarshal(data, &p))
+
+	p = Payload{}
+	err := coerce.Unmarshal(data, &p)
+	fmt.Printf("%v %+v\n", err, p)
+	// Output:
+	// json: cannot unmarshal string into Go struct field Alias.tasks of type []coerce_test.PayloadTask
+	// <nil> {Slug:rate-limits Tasks:[{ID:t1}]}
+}
+
+type PayloadTask struct {
+	ID string `json:"id"`
+}
+
+type Payload struct {
+	Slug  string        `json:"slug"`
+	Tasks []PayloadTask `json:"tasks"`
+}
+
+func (p *Payload) UnmarshalJSON(data []byte) error {
+	type Alias Payload
+	if err := json.Unmarshal(data, (*Alias)(p)); err != nil {
+		return err
+	}
+	if p.Slug == "" {
+		return errors.New("payload without a slug")
+	}
+	return nil
+}
+
+// What cannot be converted is an error with the JSON Pointer of each
+// value, and nothing is stored: defaults set before the call stay.
+func ExampleUnmarshal_errors() {
+	type Config struct {
+		Host    string `json:"host"`
+		Port    int    `json:"port"`
+		Retries []int  `json:"retries"`
+	}
+	cfg := Config{Host: "localhost", Port: 8080}
+	err := coerce.Unmarshal([]byte(`{"host": "example.com", "port": "http", "retries": "[1, 2.5]"}`), &cfg)
+	fmt.Println(err)
+	fmt.Printf("%+v\n", cfg)
+
+	err = coerce.Unmarshal([]byte(`{"host": "example.com", "retries": "[1, 2]"}`), &cfg)
+	fmt.Printf("%v %+v\n", err, cfg)
+	// Output:
+	// coerce: /port: want integer, found string "http": invalid syntax: not a number
+	// coerce: /retries/1: want integer, found number 2.5: would lose precision: not a whole number
+	// {Host:localhost Port:8080 Retries:[]}
+	// <nil> {Host:example.com Port:8080 Retries:[1 2]}
+}
+
+// Options.Unmarshal reports each conversion to OnChange once the value is
+// decoded, so that a server can log how its clients break arguments.
+func ExampleOptions_Unmarshal() {
+	opts := coerce.Options{OnChange: func(c coerce.Change) {
+		fmt.Printf("%s: %s -> %s (%s)\n", c.Path, c.Found, c.Declared, c.Rule)
+	}}
+	var in struct {
+		ChannelID int64 `json:"channel_id"`
+		Notify    *bool `json:"notify"`
+	}
+	err := opts.Unmarshal([]byte(`{"channel_id": "1458059302022549698", "notify": ""}`), &in)
+	fmt.Println(err, in.ChannelID, in.Notify)
+	// Output:
+	// /channel_id: string -> integer (number-from-text)
+	// /notify: string -> null (null-from-text)
+	// <nil> 1458059302022549698 <nil>
+}

@@ -6,6 +6,10 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode"
 )
 
 // SchemaFromStruct builds a schema from a Go struct type with the default
@@ -14,11 +18,14 @@ func SchemaFromStruct(v any) (*Schema, error) { return Options{}.SchemaFromStruc
 
 // SchemaFromStruct builds a schema from a Go struct type, for engines whose
 // nodes take typed inputs: v is a struct, a pointer to one, or its
-// reflect.Type. Fields are named and skipped as encoding/json does (json
-// tags, "-", embedded structs promoting their fields); a pointer is
-// nullable; a field with the ",string" option is a string; json.RawMessage,
-// interfaces and types with their own MarshalJSON are any, and types that
-// marshal as text (encoding.TextMarshaler) are strings.
+// reflect.Type. Each parameter is declared with the shape encoding/json
+// decodes into the field, the shape Unmarshal converts to (see Unmarshal for
+// the rules): fields are named and skipped as encoding/json does (json tags,
+// "-", embedded structs promoting their fields), a pointer is nullable, a
+// field with the ",string" option is a string, and so are types that decode
+// from text (encoding.TextUnmarshaler, time.Time); json.RawMessage,
+// interfaces and types with their own UnmarshalJSON are any, except a struct
+// whose exported fields carry json tags, which is declared by its fields.
 func (o Options) SchemaFromStruct(v any) (*Schema, error) {
 	rt, ok := v.(reflect.Type)
 	if !ok {
@@ -30,33 +37,109 @@ func (o Options) SchemaFromStruct(v any) (*Schema, error) {
 	if rt == nil || rt.Kind() != reflect.Struct {
 		return nil, &Error{Value: v, Err: ErrKind, Detail: "SchemaFromStruct wants a struct type"}
 	}
-	b := structTypes{seen: map[reflect.Type]*Type{}}
-	return newSchema(b.typeOf(rt), o), nil
+	return newSchema(goType(rt), o), nil
 }
 
+// Why derive from the decoding side: SchemaFromStruct and Unmarshal both
+// serve code that decodes arguments into a Go type with encoding/json, so
+// the shape that matters is the one the decoder accepts. A type with its
+// own MarshalJSON but no UnmarshalJSON decodes by its kind and fields, and
+// is declared so; a type with UnmarshalJSON decides alone what it accepts.
+
 var (
-	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
-	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+	jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	jsonNumberType      = reflect.TypeFor[json.Number]()
+	timeType            = reflect.TypeFor[time.Time]()
+
+	// numberOrString is json.Number: encoding/json decodes a JSON number
+	// into it, and a string too when the string holds a valid number.
+	numberOrString = newUnion([]*Type{numberType, stringType})
+	// bytesType is []byte: base64 text, or an array of numbers, which
+	// encoding/json also decodes into a byte slice.
+	bytesType = newUnion([]*Type{stringType, newList(integerType)})
 )
 
-// structTypes derives Types from Go types, once per struct type, with a
-// placeholder for recursive structs as for recursive $refs.
-type structTypes struct {
+// The cache of the Types of Go types, for Unmarshal and SchemaFromStruct:
+// derived once per reflect.Type, then read without a lock. Programs have a
+// fixed set of types, but reflect.StructOf can make new ones without end,
+// so at most maxCachedGoTypes are kept; the others are derived each time.
+const maxCachedGoTypes = 4096
+
+var goTypeCache struct {
+	m sync.Map // reflect.Type -> *Type
+	n atomic.Int32
+}
+
+// goType returns the Type of values that encoding/json decodes into rt.
+// The Type is finished (integers marked) and shared: it must not change.
+func goType(rt reflect.Type) *Type {
+	if t, ok := goTypeCache.m.Load(rt); ok {
+		return t.(*Type)
+	}
+	b := goTypes{seen: map[reflect.Type]*Type{}}
+	t := b.typeOf(rt)
+	markInts(t)
+	if goTypeCache.n.Load() < maxCachedGoTypes {
+		if prev, loaded := goTypeCache.m.LoadOrStore(rt, t); loaded {
+			return prev.(*Type)
+		}
+		goTypeCache.n.Add(1)
+	}
+	return t
+}
+
+// goTypes derives Types from Go types. Struct, slice, array and map types
+// are derived once each: a placeholder stands for one while its parts are
+// derived, so that recursive types (type Node struct{ Next *Node },
+// type T []T, type M map[string]M) end at the placeholder, which the
+// finished type is then copied into, as for recursive $refs.
+type goTypes struct {
 	seen map[reflect.Type]*Type
 }
 
-func (b *structTypes) typeOf(rt reflect.Type) *Type {
+func (b *goTypes) typeOf(rt reflect.Type) *Type {
+	if t, ok := b.seen[rt]; ok {
+		return t
+	}
+	if rt.Kind() == reflect.Interface {
+		return anyType // whatever the JSON is, or an error that coercion cannot help
+	}
+	// The types whose JSON form is known although they decode themselves.
 	switch {
-	case rt == rawMessageType:
-		return anyType
-	case rt.Implements(jsonMarshalerType) || reflect.PointerTo(rt).Implements(jsonMarshalerType):
-		return anyType // its JSON can be anything
-	case rt.Implements(textMarshalerType) || reflect.PointerTo(rt).Implements(textMarshalerType):
+	case rt == timeType:
+		return stringType // RFC 3339 text
+	case rt == jsonNumberType:
+		return numberOrString
+	case rt.PkgPath() == "math/big" && rt.Name() == "Int":
+		return integerType // its UnmarshalJSON reads a JSON number, of any size
+	}
+	// As encoding/json decides (see its indirect): UnmarshalJSON first,
+	// then UnmarshalText, on the pointer so that both receivers count.
+	pt := reflect.PointerTo(rt)
+	switch {
+	case pt.Implements(jsonUnmarshalerType):
+		if rt.Kind() == reflect.Struct && hasTaggedFields(rt) {
+			// The "type Alias T" idiom: UnmarshalJSON adjusts what
+			// encoding/json decodes into T's own fields.
+			return b.structType(rt)
+		}
+		return anyType // its JSON can be anything (json.RawMessage is one)
+	case pt.Implements(textUnmarshalerType):
 		return stringType
 	}
 	switch rt.Kind() {
 	case reflect.Pointer:
-		return newUnion([]*Type{b.typeOf(rt.Elem()), nullType})
+		// Follow a chain of pointers to what it points to; a chain that
+		// comes back to itself (type P *P) points to nothing JSON can hold.
+		elem := rt.Elem()
+		for visited := map[reflect.Type]bool{rt: true}; elem.Kind() == reflect.Pointer; elem = elem.Elem() {
+			if visited[elem] {
+				return anyType
+			}
+			visited[elem] = true
+		}
+		return newUnion([]*Type{b.typeOf(elem), nullType})
 	case reflect.String:
 		return stringType
 	case reflect.Bool:
@@ -68,110 +151,194 @@ func (b *structTypes) typeOf(rt reflect.Type) *Type {
 		return numberType
 	case reflect.Slice:
 		if rt.Elem().Kind() == reflect.Uint8 {
-			return stringType // encoding/json writes []byte as base64 text
+			return bytesType
 		}
-		return newList(b.typeOf(rt.Elem()))
+		return b.derive(rt, "array", func() *Type { return newList(b.typeOf(rt.Elem())) })
 	case reflect.Array:
-		return newList(b.typeOf(rt.Elem()))
+		return b.derive(rt, "array", func() *Type { return newList(b.typeOf(rt.Elem())) })
 	case reflect.Map:
-		return newDict(b.typeOf(rt.Elem())) // encoding/json writes every key type it accepts as a string
+		if !mapKeyDecodes(rt.Key()) {
+			return anyType // encoding/json decodes no object into it
+		}
+		// Keys are strings in JSON; whether one parses as the key type is
+		// for the decoder to say.
+		return b.derive(rt, "object", func() *Type { return newDict(b.typeOf(rt.Elem())) })
 	case reflect.Struct:
 		return b.structType(rt)
 	}
-	return anyType // interfaces; channels and funcs cannot be JSON at all
+	return anyType // channels, funcs and complex numbers cannot be JSON at all
 }
 
-func (b *structTypes) structType(rt reflect.Type) *Type {
+// derive builds the Type of a slice, array or map type once, with a
+// placeholder standing for it meanwhile.
+func (b *goTypes) derive(rt reflect.Type, kind string, build func() *Type) *Type {
+	name := rt.Name()
+	if name == "" {
+		name = kind
+	}
+	placeholder := &Type{name: name}
+	b.seen[rt] = placeholder
+	*placeholder = *build()
+	return placeholder
+}
+
+func (b *goTypes) structType(rt reflect.Type) *Type {
 	if t, ok := b.seen[rt]; ok {
 		return t
 	}
-	placeholder := &Type{name: "object"}
-	b.seen[rt] = placeholder
-	props := b.fields(rt)
 	name := rt.Name()
 	if name == "" {
 		name = "object"
 	}
+	placeholder := &Type{name: name}
+	b.seen[rt] = placeholder
+	props := b.fields(rt)
 	*placeholder = Type{kind: typeObject, props: props, name: name}
 	return placeholder
 }
 
-// fields returns the JSON fields of struct type rt by encoding/json's
-// rules: embedded structs without a name promote their fields, breadth
-// first; of the fields with one name the shallowest wins, and among equally
-// shallow ones the only tagged one, else none.
-func (b *structTypes) fields(rt reflect.Type) map[string]*Type {
+// mapKeyDecodes reports whether encoding/json decodes an object into a
+// map with key type kt: string and integer kinds, and text unmarshalers.
+func mapKeyDecodes(kt reflect.Type) bool {
+	switch kt.Kind() {
+	case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return true
+	}
+	return reflect.PointerTo(kt).Implements(textUnmarshalerType)
+}
+
+// hasTaggedFields reports whether struct type rt has an exported field
+// with a json tag, the mark of a struct that is meant to be read field by
+// field even when it has its own UnmarshalJSON.
+func hasTaggedFields(rt reflect.Type) bool {
+	for i := range rt.NumField() {
+		f := rt.Field(i)
+		if tag, ok := f.Tag.Lookup("json"); ok && tag != "-" && f.IsExported() {
+			return true
+		}
+	}
+	return false
+}
+
+// fields returns the JSON fields of struct type rt as encoding/json finds
+// them (its typeFields): embedded structs without a name in their tag
+// promote their fields, breadth first; of the fields with one name the
+// shallowest wins, and among equally shallow ones the only tagged one, else
+// none; a struct type embedded twice at one depth promotes nothing.
+func (b *goTypes) fields(rt reflect.Type) map[string]*Type {
 	type field struct {
+		name   string
 		depth  int
 		tagged bool
-		t      *Type
+		typ    reflect.Type
+		opts   string
 	}
-	byName := map[string][]field{}
-	var order []string
-	level := []reflect.Type{rt}
+	var found []field
+	next := []reflect.Type{rt}
+	var count, nextCount map[reflect.Type]int
 	visited := map[reflect.Type]bool{}
-	for depth := 0; len(level) > 0; depth++ {
-		var next []reflect.Type
-		for _, st := range level {
+	for depth := 0; len(next) > 0; depth++ {
+		current := next
+		next = nil
+		count, nextCount = nextCount, map[reflect.Type]int{}
+		for _, st := range current {
 			if visited[st] {
 				continue
 			}
 			visited[st] = true
 			for i := range st.NumField() {
-				f := st.Field(i)
-				tag := f.Tag.Get("json")
+				sf := st.Field(i)
+				if sf.Anonymous {
+					t := sf.Type
+					if t.Kind() == reflect.Pointer {
+						t = t.Elem()
+					}
+					if !sf.IsExported() && t.Kind() != reflect.Struct {
+						continue
+					}
+				} else if !sf.IsExported() {
+					continue
+				}
+				tag := sf.Tag.Get("json")
 				if tag == "-" {
 					continue
 				}
 				name, opts, _ := strings.Cut(tag, ",")
-				if f.Anonymous && name == "" {
-					ft := f.Type
-					if ft.Kind() == reflect.Pointer {
-						ft = ft.Elem()
-					}
-					if ft.Kind() == reflect.Struct {
-						next = append(next, ft)
-						continue
-					}
+				if !validTag(name) {
+					name = ""
 				}
-				if !f.IsExported() {
+				ft := sf.Type
+				if ft.Name() == "" && ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if name != "" || !sf.Anonymous || ft.Kind() != reflect.Struct {
+					f := field{name: name, depth: depth, tagged: name != "", typ: sf.Type, opts: opts}
+					if f.name == "" {
+						f.name = sf.Name
+					}
+					found = append(found, f)
+					if count[st] > 1 {
+						found = append(found, f) // reached twice: ambiguous, so annihilated below
+					}
 					continue
 				}
-				tagged := name != ""
-				if !tagged {
-					name = f.Name
+				nextCount[ft]++
+				if nextCount[ft] == 1 {
+					next = append(next, ft)
 				}
-				t := b.typeOf(f.Type)
-				if quoted(f.Type, opts) {
-					t = stringType
-				}
-				if byName[name] == nil {
-					order = append(order, name)
-				}
-				byName[name] = append(byName[name], field{depth, tagged, t})
 			}
 		}
-		level = next
 	}
-	props := make(map[string]*Type, len(order))
-	for _, name := range order {
-		fs := byName[name] // in breadth-first order: the shallowest come first
-		var winners []field
-		for _, f := range fs {
-			if f.depth == fs[0].depth {
-				winners = append(winners, f)
-			}
+	// Shallowest first, tagged before untagged among equally shallow.
+	slices.SortStableFunc(found, func(a, b field) int {
+		if c := strings.Compare(a.name, b.name); c != 0 {
+			return c
 		}
-		if len(winners) > 1 {
-			tagged := slices.DeleteFunc(winners, func(f field) bool { return !f.tagged })
-			if len(tagged) != 1 {
-				continue // ambiguous: encoding/json writes neither
-			}
-			winners = tagged
+		if a.depth != b.depth {
+			return a.depth - b.depth
 		}
-		props[name] = winners[0].t
+		switch {
+		case a.tagged == b.tagged:
+			return 0
+		case a.tagged:
+			return -1
+		}
+		return 1
+	})
+	props := map[string]*Type{}
+	for i := 0; i < len(found); {
+		j := i + 1
+		for j < len(found) && found[j].name == found[i].name {
+			j++
+		}
+		f := found[i]
+		if j-i == 1 || found[i+1].depth != f.depth || found[i+1].tagged != f.tagged {
+			t := b.typeOf(f.typ)
+			if quoted(f.typ, f.opts) {
+				t = stringType
+			}
+			props[f.name] = t
+		}
+		i = j
 	}
 	return props
+}
+
+// validTag is encoding/json's test of a name in a json tag; a field whose
+// tag names it otherwise keeps its Go name.
+func validTag(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
 }
 
 // quoted reports whether the ",string" option applies: encoding/json honours

@@ -3,8 +3,6 @@ module github.com/coerce-go/coerce/examples/agentoutput
 go 1.24
 
 require (
-	github.com/coerce-go/coerce v0.0.0
+	github.com/coerce-go/coerce v0.1.0
 	github.com/google/go-cmp v0.7.0
 )
-
-replace github.com/coerce-go/coerce => ../..

@@ -1,7 +1,7 @@
-// Command demo runs a three-step recipe against scripted agents, in the
-// shape of amplifier's "select files, then analyze each" recipe, and then
-// the positional arguments of Gap 112 through ParseArgs. It prints what
-// each agent was asked and the Go type each reply was stored as.
+// Command demo runs a three-step "select files, then analyze each" recipe
+// against scripted agents, and then positional arguments as an LLM writes
+// them through ParseArgs. It prints what each agent was asked and the Go
+// type each reply was stored as.
 package main
 
 import (
@@ -11,23 +11,23 @@ import (
 	"log"
 	"strings"
 
-	"github.com/coerce-go/coerce/examples/agentoutput"
+	"github.com/coerce-go/coerce/examples/agentoutput/internal/agentoutput"
 )
 
 var recipe = []agentoutput.Step{{
 	ID:     "select-files",
-	Agent:  "foundation:zen-architect",
+	Agent:  "architect",
 	Prompt: "Select files to analyze under {{root}}. Reply in JSON.",
 	Output: "selection",
 }, {
 	ID:      "analyze-files",
-	Agent:   "foundation:analyzer",
+	Agent:   "analyzer",
 	Foreach: "{{selection.selected_files}}",
 	Prompt:  "Analyze {{item}}",
 	Output:  "analyses",
 }, {
 	ID:     "summarize",
-	Agent:  "foundation:writer",
+	Agent:  "writer",
 	Prompt: "Summarize. {{analyses.0.file}}: {{analyses.0.issues}} issues. All: {{analyses}}",
 	Output: "summary",
 }}
@@ -37,12 +37,12 @@ var issues = map[string]int{"/src/auth/session.py": 2, "/src/auth/tokens.py": 1}
 // agents reply as models do: a fenced JSON block, bare JSON, and prose
 // around a fence.
 func spawn(_ context.Context, agent, instruction string) (agentoutput.Reply, error) {
-	fmt.Printf("%-25s <- %s\n", agent, clip(instruction))
+	fmt.Printf("%-10s <- %s\n", agent, clip(instruction))
 	var out string
 	switch agent {
-	case "foundation:zen-architect":
+	case "architect":
 		out = "```json\n{\n  \"selected_files\": [\"/src/auth/session.py\", \"/src/auth/tokens.py\"],\n  \"rationale\": \"These are the core files\"\n}\n```"
-	case "foundation:analyzer":
+	case "analyzer":
 		file := strings.TrimPrefix(instruction, "Analyze ")
 		out = fmt.Sprintf(`{"file": %q, "issues": %d}`, file, issues[file])
 	default:
@@ -65,7 +65,7 @@ func main() {
 		v := vars[st.Output]
 		fmt.Printf("  %-10s %-24T %s\n", st.Output, v, show(v))
 	}
-	fmt.Println("\npositional arguments (Gap 112):")
+	fmt.Println("\npositional arguments:")
 	calls := [][]any{
 		{"register", `{"id": "foo"}`},
 		{"batch", "[1, 2, 3]"},
@@ -84,8 +84,8 @@ func main() {
 	fmt.Println("  register(parsed):", errText(register(agentoutput.ParseArgs(calls[0])...)))
 }
 
-// register is an artifact that takes an entry object, as the agents in
-// Gap 112 invoked it.
+// register is an artifact that takes an entry object, which agents invoke
+// with the entry written as JSON text.
 func register(args ...any) (any, error) {
 	entry, ok := args[1].(map[string]any)
 	if !ok {

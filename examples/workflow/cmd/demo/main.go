@@ -1,11 +1,14 @@
-// Command demo runs a four-step workflow in the shape of the incidents the
-// workflow package is about: an LLM planner whose plan is JSON text, a task
-// generator and a task reviewer that take typed Go structs, and a Discord
-// action that wants path_params as JSON text. Step outputs go through a
-// store that hands every structured field back double-encoded.
+// Command demo runs a four-step workflow in which values change shape
+// between steps: an LLM planner whose plan is JSON text, a task generator
+// and a task reviewer that take typed Go structs, and a Discord action that
+// wants path_params as JSON text. Step outputs go through a store that
+// hands every structured field back double-encoded.
 //
 // It prints what each node receives: the Go type a template resolved to,
-// and the type after coercion to what the node declares.
+// and the type after coercion to what the node declares. Then it sends the
+// task reviewer's trigger the other way, as a message built from a payload
+// template over the execution state, and decodes it as the consumer does,
+// with json.Unmarshal and with coerce.Unmarshal.
 package main
 
 import (
@@ -18,7 +21,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/coerce-go/coerce/examples/workflow"
+	"github.com/coerce-go/coerce/examples/workflow/internal/workflow"
 )
 
 // The workflow definition, as a workflow file would hold it. Note
@@ -107,6 +110,39 @@ func main() {
 	e.Trace = nil
 	_, err = e.Run(context.Background(), inputs, steps)
 	fmt.Printf("\nwith max_tasks=%q:\n  %v\n", inputs["max_tasks"], err)
+
+	trigger()
+}
+
+// trigger builds the message that starts the task reviewer from the
+// execution state, kept in a bucket that had already made text of the
+// tasks, and decodes its payload as the consumer does.
+func trigger() {
+	kv := &workflow.ExecutionKV{Double: true}
+	err := kv.Put(workflow.Execution{ID: "run-1", Steps: map[string]workflow.StepResult{
+		"planner":        {Status: "done", Output: json.RawMessage(`{"slug": "rate-limiting"}`)},
+		"task_generator": {Status: "done", Output: json.RawMessage(`{"tasks": [{"id": "t1", "title": "pick a limiter"}, {"id": "t2", "title": "add tests", "priority": 1}]}`)},
+	}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	e, err := kv.Get("run-1")
+	if err != nil {
+		log.Fatal(err)
+	}
+	msg, err := workflow.Interpolate(`{"id": "msg-1", "subject": "trigger.task-reviewer", "payload": {"slug": "${steps.planner.output.slug}", "tasks": "${steps.task_generator.output.tasks}"}}`, e)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var env workflow.Envelope
+	if err := json.Unmarshal(msg, &env); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("\nmessage to the task reviewer, payload:\n  %s\n", env.Payload)
+	var p workflow.TaskReviewTrigger
+	fmt.Printf("json.Unmarshal:\n  %v\n", json.Unmarshal(env.Payload, &p))
+	_, p, err = workflow.DecodeTrigger(msg)
+	fmt.Printf("coerce.Unmarshal:\n  %v %+v\n", err, p)
 }
 
 func nodes() map[string]*workflow.Node {

@@ -6,11 +6,11 @@ import (
 	"sync"
 )
 
-// StringKV is a Store that loses types the way semstreams' execution state
-// did in NATS KV: each output field that is not already a string is
-// marshaled to JSON text and stored as a string, so what comes back is
-// "[{\"id\":\"t1\",...}]" where a list of tasks went in, and "3" where 3 went
-// in. With Double set, the text of objects and arrays is encoded once more,
+// StringKV is a Store that loses types the way an execution state kept in
+// a key-value bucket does: each output field that is not already a string
+// is marshaled to JSON text and stored as a string, so what comes back is
+// "[{\"id\":\"t1\",...}]" where a list of tasks went in, and "3" where 3
+// went in. With Double set, the text of objects and arrays is encoded once more,
 // the double escaping seen on json.RawMessage fields during marshal -> store
 // -> load cycles.
 //

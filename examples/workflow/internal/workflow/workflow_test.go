@@ -12,18 +12,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The types of the semstreams incidents. They live in package workflow, so
-// encoding/json names them as the original error did: []workflow.Task.
+// Typed step inputs, beside Task and TaskReviewTrigger (trigger.go). They
+// live in package workflow, so encoding/json names them in its errors as a
+// workflow engine's consumer sees them: []workflow.TaskReviewFinding.
 type (
-	Task struct {
-		ID       string `json:"id"`
-		Title    string `json:"title"`
-		Priority int    `json:"priority,omitempty"`
-	}
-	TaskReviewTrigger struct {
-		Slug  string `json:"slug"`
-		Tasks []Task `json:"tasks"`
-	}
 	TaskReviewFinding struct {
 		TaskID   string `json:"task_id"`
 		Severity string `json:"severity"`
@@ -83,7 +75,8 @@ func producer(t *testing.T, out map[string]any) *Node {
 	return n
 }
 
-// discordParams is the interface of pflow's mcp-discord-execute_action.
+// discordParams declares the parameters of a Discord MCP tool's
+// execute_action: path_params and body_schema hold JSON text.
 var discordParams = map[string]string{
 	"server_name": "str", "category_name": "str", "action_name": "str",
 	"path_params": "str", "body_schema": "str",
@@ -112,9 +105,10 @@ func discord(t *testing.T, got *map[string]any) *Node {
 	return n
 }
 
-// TestPflowWorkflowPath replays pflow's workflow path: a node declaring
-// str receives the dict a template or the workflow file made.
-func TestPflowWorkflowPath(t *testing.T) {
+// TestStrParamFromWorkflowObjects checks a node declaring str that
+// receives the object a template or the workflow file made: it gets JSON
+// text.
+func TestStrParamFromWorkflowObjects(t *testing.T) {
 	tests := []struct {
 		name   string
 		types  map[string]string
@@ -193,9 +187,9 @@ func TestPflowWorkflowPath(t *testing.T) {
 	}
 }
 
-// TestPflowWorkflowFile runs the Discord action from a workflow file in
-// which the channel ID is a number: it reaches path_params exact.
-func TestPflowWorkflowFile(t *testing.T) {
+// TestWorkflowFileBigChannelID runs the Discord action from a workflow
+// file in which the channel ID is a number: it reaches path_params exact.
+func TestWorkflowFileBigChannelID(t *testing.T) {
 	steps, err := ParseSteps([]byte(`[{"name": "send", "node": "mcp-discord-execute_action", "params": {
 		"server_name": "discord", "category_name": "DISCORD_CHANNELS_MESSAGES", "action_name": "create_message",
 		"path_params": {"channel_id": 1458059302022549698},
@@ -220,9 +214,10 @@ func TestPflowWorkflowFile(t *testing.T) {
 	}
 }
 
-// TestPflowRegistryRun replays pflow's CLI path: "registry run" infers a
-// dict from JSON text before it knows that the node declares str.
-func TestPflowRegistryRun(t *testing.T) {
+// TestCLIParamsInferredAsObjects runs a node from the command line, whose
+// parser infers an object from JSON text before it knows that the node
+// declares str.
+func TestCLIParamsInferredAsObjects(t *testing.T) {
 	args := []string{
 		"server_name=discord",
 		"category_name=DISCORD_CHANNELS_MESSAGES",
@@ -235,7 +230,7 @@ func TestPflowRegistryRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The precondition of the incident: the value was inferred as a dict.
+	// The precondition: the value was inferred as an object.
 	if _, ok := params["path_params"].(map[string]any); !ok {
 		t.Fatalf("path_params inferred as %T, want map[string]any", params["path_params"])
 	}
@@ -281,22 +276,22 @@ func TestParseCLIParams(t *testing.T) {
 	}
 }
 
-// semstreamsIncident is one of the three stringification bugs of
-// semstreams' ADR-006: a producer step's output reaches a consumer that
-// decodes into a typed Go struct.
-type semstreamsIncident struct {
+// stringifiedOutput is a producer step's output that reaches a consumer
+// decoding into a typed Go struct as a string: a list or an object
+// stringified by a template, or double-encoded by a store.
+type stringifiedOutput struct {
 	name    string
 	output  map[string]any // what the producer returns
 	params  map[string]any // the consumer step's payload template
 	store   Store          // between the steps
 	consume func(t *testing.T) (node *Node, check func(t *testing.T))
-	// The error the consumer failed with before coercion.
+	// The error the consumer fails with without coercion.
 	origErr string
 }
 
 var sampleTasks = []Task{{ID: "t1", Title: "pick a limiter", Priority: 2}, {ID: "t2", Title: "wire middleware"}}
 
-func semstreamsIncidents() []semstreamsIncident {
+func stringifiedOutputs() []stringifiedOutput {
 	tasksOut := func() map[string]any {
 		return map[string]any{"tasks": []any{
 			map[string]any{"id": "t1", "title": "pick a limiter", "priority": 2.0},
@@ -334,20 +329,20 @@ func semstreamsIncidents() []semstreamsIncident {
 	planDouble, _ := json.Marshal(planText)
 	const findingsText = `[{"task_id": "t2", "severity": "major"}]`
 	tasksParams := map[string]any{"slug": "rate-limiting", "tasks": "${steps.producer.output.tasks}"}
-	return []semstreamsIncident{{
+	return []stringifiedOutput{{
 		name:    "tasks through KV",
 		output:  tasksOut(),
 		params:  tasksParams,
 		store:   &StringKV{},
 		consume: consumeTasks,
-		origErr: "json: cannot unmarshal string into Go struct field TaskReviewTrigger.tasks of type []workflow.Task",
+		origErr: "json: cannot unmarshal string into Go struct field Alias.tasks of type []workflow.Task",
 	}, {
 		name:    "tasks through KV, double-encoded",
 		output:  tasksOut(),
 		params:  tasksParams,
 		store:   &StringKV{Double: true},
 		consume: consumeTasks,
-		origErr: "json: cannot unmarshal string into Go struct field TaskReviewTrigger.tasks of type []workflow.Task",
+		origErr: "json: cannot unmarshal string into Go struct field Alias.tasks of type []workflow.Task",
 	}, {
 		name:    "findings stringified",
 		output:  map[string]any{"verdict": "needs_changes", "findings": findingsText},
@@ -377,7 +372,7 @@ func semstreamsIncidents() []semstreamsIncident {
 	}}
 }
 
-func (inc semstreamsIncident) run(t *testing.T, withoutCoercion bool) (check func(*testing.T), err error) {
+func (inc stringifiedOutput) run(t *testing.T, withoutCoercion bool) (check func(*testing.T), err error) {
 	node, check := inc.consume(t)
 	e := &Engine{
 		Nodes:           map[string]*Node{"producer": producer(t, inc.output), "consumer": node},
@@ -391,10 +386,10 @@ func (inc semstreamsIncident) run(t *testing.T, withoutCoercion bool) (check fun
 	return check, err
 }
 
-// TestSemstreams replays the three stringification bugs: with coercion at
-// the node, each typed consumer gets its input in the declared shape.
-func TestSemstreams(t *testing.T) {
-	for _, inc := range semstreamsIncidents() {
+// TestStringifiedStepOutputs checks that with coercion at the node each
+// typed consumer gets its input in the declared shape.
+func TestStringifiedStepOutputs(t *testing.T) {
+	for _, inc := range stringifiedOutputs() {
 		t.Run(inc.name, func(t *testing.T) {
 			check, err := inc.run(t, false)
 			if err != nil {
@@ -405,10 +400,10 @@ func TestSemstreams(t *testing.T) {
 	}
 }
 
-// TestWithoutCoercion shows that each incident is real: the same workflow,
-// with the coercion step skipped, fails as it did in production.
+// TestWithoutCoercion shows that each case needs coercion: the same
+// workflow, with the coercion step skipped, fails in the consumer.
 func TestWithoutCoercion(t *testing.T) {
-	for _, inc := range semstreamsIncidents() {
+	for _, inc := range stringifiedOutputs() {
 		t.Run(inc.name, func(t *testing.T) {
 			_, err := inc.run(t, true)
 			if err == nil || !strings.Contains(err.Error(), inc.origErr) {
@@ -417,7 +412,7 @@ func TestWithoutCoercion(t *testing.T) {
 		})
 	}
 
-	t.Run("pflow path_params dict", func(t *testing.T) {
+	t.Run("path_params object", func(t *testing.T) {
 		var got map[string]any
 		e := &Engine{Nodes: map[string]*Node{"discord": discord(t, &got)}, withoutCoercion: true}
 		_, err := e.Run(context.Background(), map[string]any{"channel_id": channelID}, []Step{{
@@ -430,7 +425,7 @@ func TestWithoutCoercion(t *testing.T) {
 		}
 	})
 
-	t.Run("pflow registry run", func(t *testing.T) {
+	t.Run("CLI params", func(t *testing.T) {
 		params, err := ParseCLIParams([]string{`path_params={"channel_id":"1458059302022549698"}`, `body_schema={"content":"test message"}`})
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package agentoutput
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
 
@@ -23,6 +24,7 @@ func TestParse(t *testing.T) {
 		{"fence with whitespace around", "\n```json\n" + filesJSON + "\n```\n", files},
 		{"double-encoded", `"{\"selected_files\": [\"/p1.py\", \"/p2.py\"], \"rationale\": \"core\"}"`, files},
 		{"nested", `{"foo": {"bar": "baz"}, "meta": {"count": 2}}`, map[string]any{"foo": map[string]any{"bar": "baz"}, "meta": map[string]any{"count": 2.0}}},
+		{"integer beyond 2^53 stays exact", `{"id": 1458059302022549698}`, map[string]any{"id": json.Number("1458059302022549698")}},
 
 		// Stays text.
 		{"prose before a fence", "Here's the JSON:\n```json\n" + filesJSON + "\n```", nil},
@@ -39,6 +41,7 @@ func TestParse(t *testing.T) {
 		{"trailing data", `{"a": 1} {"b": 2}`, nil},
 		{"double-encoded and fenced", "```json\n\"{\\\"a\\\": 1}\"\n```", nil},
 		{"empty", "", nil},
+		{"escaped lone surrogate", `{"name": "\ud800"}`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,8 +56,8 @@ func TestParse(t *testing.T) {
 	}
 }
 
-// TestParseArgs is the table of Gap 112's required tests, plus the edge
-// cases its plan names: only objects and arrays are parsed.
+// TestParseArgs checks positional arguments as an LLM writes them: only
+// objects and arrays are parsed.
 func TestParseArgs(t *testing.T) {
 	tests := []struct {
 		name string
@@ -97,9 +100,10 @@ func TestParseArgsUnchangedIsSame(t *testing.T) {
 	}
 }
 
-// TestGap112Invoke replays the failure: an artifact that wants an object
-// gets the JSON text the LLM wrote, until ParseArgs runs first.
-func TestGap112Invoke(t *testing.T) {
+// TestPositionalArgsInvoke shows why arguments are parsed: an artifact
+// that wants an object gets the JSON text the LLM wrote, until ParseArgs
+// runs first.
+func TestPositionalArgsInvoke(t *testing.T) {
 	register := func(args ...any) (string, bool) {
 		entry, ok := args[1].(map[string]any) // Python: args[1].get("id")
 		if !ok {
@@ -109,7 +113,7 @@ func TestGap112Invoke(t *testing.T) {
 	}
 	args := []any{"register", `{"id": "foo"}`}
 	if _, ok := register(args...); ok {
-		t.Fatal("without parsing: the artifact accepted a string entry; the incident does not reproduce")
+		t.Fatal("without parsing: the artifact accepted a string entry; the failure does not reproduce")
 	}
 	if id, ok := register(ParseArgs(args)...); !ok || id != "foo" {
 		t.Errorf("with ParseArgs: register = %q, %v; want \"foo\", true", id, ok)

@@ -10,9 +10,11 @@
 //
 //	params, err := node.schema.Coerce(resolved)
 //
-// A node declares its parameters either by type name, as pflow's node
-// interfaces do ({"path_params": "str", "tasks": "list[dict]"}), or with a
-// Go struct it decodes its input into (NewTypedNode).
+// A node declares its parameters either by type name, as the node
+// interfaces of Python workflow engines do ({"path_params": "str",
+// "tasks": "list[dict]"}), or with a Go struct it decodes its input into
+// (NewTypedNode). Messages between steps, decoded into Go structs with
+// coerce.Unmarshal, are in trigger.go.
 package workflow
 
 import (
@@ -104,10 +106,10 @@ func ParseSteps(data []byte) ([]Step, error) {
 	return steps, nil
 }
 
-// A Store keeps each step's output until later steps read it, as semstreams
-// keeps its execution state in a NATS KV bucket. Whatever a store does to
-// the types on the way (see StringKV) is repaired by coercion when the
-// output reaches a node.
+// A Store keeps each step's output until later steps read it, as a Go
+// workflow engine keeps its execution state in a key-value bucket.
+// Whatever a store does to the types on the way (see StringKV) is repaired
+// by coercion when the output reaches a node.
 type Store interface {
 	Put(step string, output map[string]any) error
 	Get(step string) (map[string]any, error)

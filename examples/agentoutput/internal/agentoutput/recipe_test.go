@@ -25,15 +25,16 @@ func scripted(replies map[string]map[string]string, log *[]string) *Executor {
 	}}
 }
 
-// selectThenAnalyze is the recipe of the amplifier incident.
+// selectThenAnalyze selects files with one agent, then analyzes each
+// selected file with another.
 var selectThenAnalyze = []Step{{
 	ID:     "select-files",
-	Agent:  "foundation:zen-architect",
+	Agent:  "architect",
 	Prompt: "Select files to analyze.",
 	Output: "selection",
 }, {
 	ID:      "analyze-files",
-	Agent:   "foundation:analyzer",
+	Agent:   "analyzer",
 	Foreach: "{{selection.selected_files}}",
 	Prompt:  "Analyze {{item}}",
 	Output:  "analyses",
@@ -41,9 +42,9 @@ var selectThenAnalyze = []Step{{
 
 const selection = `{"selected_files": ["/path/1.py", "/path/2.py"], "rationale": "These are the core files"}`
 
-// TestAmplifierForeach replays the incident: foreach over a list inside an
-// agent's JSON reply, for the ways models write JSON.
-func TestAmplifierForeach(t *testing.T) {
+// TestForeachOverReply runs a foreach over a list inside an agent's JSON
+// reply, for the ways models write JSON.
+func TestForeachOverReply(t *testing.T) {
 	replies := []struct {
 		name  string
 		reply string
@@ -56,17 +57,17 @@ func TestAmplifierForeach(t *testing.T) {
 		t.Run(r.name, func(t *testing.T) {
 			var log []string
 			e := scripted(map[string]map[string]string{
-				"foundation:zen-architect": {"*": r.reply},
-				"foundation:analyzer":      {"*": "looks fine"},
+				"architect": {"*": r.reply},
+				"analyzer":  {"*": "looks fine"},
 			}, &log)
 			vars, err := e.Run(context.Background(), selectThenAnalyze, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			wantLog := []string{
-				"foundation:zen-architect: Select files to analyze.",
-				"foundation:analyzer: Analyze /path/1.py",
-				"foundation:analyzer: Analyze /path/2.py",
+				"architect: Select files to analyze.",
+				"analyzer: Analyze /path/1.py",
+				"analyzer: Analyze /path/2.py",
 			}
 			if diff := cmp.Diff(wantLog, log); diff != "" {
 				t.Errorf("agents were asked (-want +got):\n%s", diff)
@@ -78,17 +79,17 @@ func TestAmplifierForeach(t *testing.T) {
 	}
 }
 
-// TestAmplifierWithoutParsing shows the incident as it was: the executor
-// stored the raw spawn result, so the list was inside a string.
-func TestAmplifierWithoutParsing(t *testing.T) {
+// TestForeachWithoutParsing shows why replies are parsed: an executor that
+// stores the raw spawn result keeps the list inside a string.
+func TestForeachWithoutParsing(t *testing.T) {
 	old := map[string]any{"selection": map[string]any{"output": selection, "session_id": "recipe_xyz_abc123"}}
 	tests := []struct {
 		ref  string
 		want string
 	}{
-		// The seed: "foreach variable must be a list, got dict".
+		// The reply object is not a list.
 		{"{{selection}}", "foreach variable {{selection}} must be a list: coerce: want array, found object: wrong kind"},
-		// The seed: "Key not found - "selected_files" is INSIDE the JSON string in "output"".
+		// "selected_files" is inside the JSON text in "output".
 		{"{{selection.selected_files}}", `{{selection.selected_files}}: no "selected_files" in selection`},
 	}
 	for _, tt := range tests {
@@ -104,8 +105,9 @@ func TestAmplifierWithoutParsing(t *testing.T) {
 	}
 }
 
-// TestAmplifierTestCases are the four test cases the seed asks for.
-func TestAmplifierTestCases(t *testing.T) {
+// TestRecipeReferences covers dot notation into a reply, plain text, a
+// foreach over an array reply, and a nested array and value.
+func TestRecipeReferences(t *testing.T) {
 	var log []string
 	e := scripted(map[string]map[string]string{
 		"test-agent": {
@@ -158,8 +160,8 @@ func TestProseStaysText(t *testing.T) {
 	reply := "Here's the JSON:\n```json\n" + selection + "\n```"
 	var log []string
 	e := scripted(map[string]map[string]string{
-		"foundation:zen-architect": {"*": reply},
-		"foundation:analyzer":      {"*": "ok"},
+		"architect": {"*": reply},
+		"analyzer":  {"*": "ok"},
 	}, &log)
 	_, err := e.Run(context.Background(), selectThenAnalyze, nil)
 	const want = `step "analyze-files": {{selection.selected_files}}: selection is not an object or array: coerce: want object | array, found string "Here's the JSON:`

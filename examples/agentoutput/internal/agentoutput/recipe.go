@@ -10,8 +10,8 @@ import (
 	"github.com/coerce-go/coerce"
 )
 
-// A Step of a recipe asks an agent to do something, in the shape of
-// amplifier's recipe steps.
+// A Step of a recipe asks an agent to do something, in the shape of the
+// steps of agent recipe runners.
 type Step struct {
 	ID     string
 	Agent  string

@@ -1,0 +1,183 @@
+package coerce
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strconv"
+)
+
+// Unmarshal is json.Unmarshal that first converts the JSON text to the
+// shape of v's type, with the default Options. See Options.Unmarshal.
+func Unmarshal(data []byte, v any) error { return Options{}.Unmarshal(data, v) }
+
+// Unmarshal parses the JSON-encoded data and stores the result in the value
+// pointed to by v, as [json.Unmarshal] does, after converting the text to
+// the shape of v's type: a list that arrives as JSON text
+// ({"tasks": "[{\"id\":1}]"}), stringified twice or fenced becomes the
+// array a []Task field wants, "5" becomes 5 for an int field and "true"
+// true for a bool, 5 becomes "5" for a string. The conversions are those
+// of ToDeclared, to the shape [Options.SchemaFromStruct] declares: fields
+// are named as encoding/json names them, a pointer is nullable, a field
+// with the ",string" option is a string, and so are
+// [encoding.TextUnmarshaler] types and [time.Time]; [json.Number] and
+// [math/big.Int] are numbers; [json.RawMessage], interfaces and types with
+// their own UnmarshalJSON stay as sent, except a struct whose exported
+// fields carry json tags (the "type Alias T" idiom), which is converted
+// field by field before its UnmarshalJSON runs. The shape is derived once
+// per type and cached; Unmarshal is safe for concurrent use.
+//
+// Text that already fits is decoded as it is, so v's own UnmarshalJSON and
+// UnmarshalText methods run on the bytes that were sent. Conversion works
+// on the raw text: integers beyond 2^53 keep every digit, into int64,
+// uint64, json.Number and big.Int alike. Keys match fields exactly as the
+// json tags spell them: a key that differs from a field's name only in
+// case is not converted, although encoding/json still decodes it into that
+// field, as it is.
+//
+// Unmarshal succeeds wherever json.Unmarshal does, with the same result:
+// when the text cannot be converted but encoding/json accepts it as it is
+// (a type whose UnmarshalJSON accepts more than its fields say; invalid
+// UTF-8, which conversion refuses to alter), it is decoded as it is. The
+// limits of o are the exception: text beyond MaxSize or MaxDepth is an
+// error.
+//
+// On error, *v keeps the value it had. Unmarshal decodes into a copy of *v,
+// so that defaults set before the call survive as with json.Unmarshal
+// (cfg := Config{Port: 8080}), and stores the result in *v only on success.
+// The copy is shallow: what encoding/json decodes into in place is shared
+// with *v, and may hold part of the input after an error: the entries of a
+// non-nil map, the value a non-nil pointer (or interface) points to, and
+// the backing array of a non-nil slice, whose elements it overwrites up to
+// the slice's capacity.
+//
+// A v that is not a non-nil pointer gets a [*json.InvalidUnmarshalError].
+// An error about the text or its conversion is an *Error, or several joined,
+// each with the JSON Pointer of the value (as Schema.CoerceJSON reports
+// them); an error from decoding the converted text into v is encoding/json's
+// own (such as [*json.UnmarshalTypeError], or the error of an UnmarshalJSON
+// method), returned as it is. Conversions are reported to o.OnChange only
+// when the decoding succeeds. o.UseNumber has no effect: v's types decide.
+func (o Options) Unmarshal(data []byte, v any) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return &json.InvalidUnmarshalError{Type: reflect.TypeOf(v)}
+	}
+	t := goType(rv.Type().Elem())
+	if t.isAny() && o.MaxSize <= 0 && o.MaxDepth <= 0 {
+		// Nothing to convert, and encoding/json's limits are the defaults.
+		return decodeInto(rv, data)
+	}
+	// Numbers are written back into the text as their digits, whatever
+	// the type they are bound for: float64 would round big ones.
+	o.UseNumber = true
+	text, report, err := coerceRaw(o, data, t)
+	if err == nil {
+		if err = decodeInto(rv, text); err == nil {
+			report()
+			return nil
+		}
+		if sameBytes(text, data) {
+			return err // encoding/json's error on the text as sent
+		}
+	} else if errors.Is(err, ErrLimit) {
+		return err // a limit the caller set, not to be bypassed
+	}
+	// The conversion failed, or what it made does not decode where what
+	// was sent may: json.Unmarshal's answer, then, if it has one.
+	if decodeInto(rv, data) == nil {
+		return nil
+	}
+	return err
+}
+
+// decodeInto decodes text into a shallow copy of *rv with json.Unmarshal,
+// and stores the result in *rv only if that succeeds.
+func decodeInto(rv reflect.Value, text []byte) error {
+	if dst := rv.Elem(); dst.IsZero() {
+		// The usual case, var in Input: the zero value shares nothing,
+		// so text is decoded in place, and on error the zero value is
+		// put back. This saves the copy's allocation.
+		if err := json.Unmarshal(text, rv.Interface()); err != nil {
+			dst.SetZero()
+			return err
+		}
+		return nil
+	}
+	fresh := reflect.New(rv.Type().Elem())
+	fresh.Elem().Set(rv.Elem())
+	if err := json.Unmarshal(text, fresh.Interface()); err != nil {
+		return err
+	}
+	rv.Elem().Set(fresh.Elem())
+	return nil
+}
+
+// sameBytes reports whether a and b are the same slice of memory.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// coerceRaw converts the JSON text data, one value of any kind, to t with
+// options o. It returns data itself when the value already conforms;
+// otherwise the text with each value that does not conform rewritten (the
+// others keep their bytes). On success it also returns report, which
+// hands the conversions to o.OnChange: the caller calls it once the result
+// is used. On failure it returns data and an *Error (or several joined),
+// each with the JSON Pointer of its value.
+//
+// It is the one entry point Unmarshal uses into the coercion core, built on
+// the raw-text walker behind Schema.CoerceJSON, which works on objects
+// only; when the core offers coercion of raw text to any type, this is the
+// one function to re-point.
+func coerceRaw(o Options, data []byte, t *Type) (out []byte, report func(), err error) {
+	if o.MaxSize > 0 && len(data) > o.MaxSize {
+		return data, nil, &Error{Declared: t.String(), Value: json.RawMessage(data), Err: ErrLimit,
+			Detail: "JSON text longer than " + strconv.Itoa(o.MaxSize) + " bytes"}
+	}
+	w := newWalker(o)
+	maxDepth := w.chk.maxDepth
+	start := skipSpaceBytes(data, 0)
+	var end int
+	conforms := true
+	if t.kind == typeObject && start < len(data) && data[start] == '{' {
+		// The usual case, an object for a struct: validate and check each
+		// member in one pass, as Schema.CoerceJSON does.
+		end, err = scanMembers(data, start, maxDepth, true, func(key []byte, valStart, valEnd int) {
+			conforms = conforms && w.chk.rawConforms(data[valStart:valEnd], fieldBytes(t, key), 1)
+		})
+	} else {
+		end, err = skipValue(data, start, maxDepth)
+		if err == nil {
+			conforms = w.chk.rawConforms(data[start:end], t, 0)
+		}
+	}
+	if err == nil {
+		err = trailing(data, end)
+	}
+	if err != nil {
+		return data, nil, w.rawFail(data, err)
+	}
+	if conforms {
+		return data, noReport, nil
+	}
+	out = make([]byte, 0, len(data)+len(data)/4+16)
+	out = append(out, data[:start]...)
+	out = w.rawCoerce(out, data[start:end], t, 0)
+	out = append(out, data[end:]...)
+	if err := w.errs.err(); err != nil {
+		return data, nil, err
+	}
+	if len(w.changes) == 0 {
+		return out, noReport, nil
+	}
+	// Only the changes and the callback are kept, not the walker: declared
+	// here, they cost an allocation only when there is something to report.
+	onChange, changes := o.OnChange, w.changes
+	return out, func() {
+		r := walker{o: Options{OnChange: onChange}, changes: changes}
+		r.report()
+	}, nil
+}
+
+func noReport() {}

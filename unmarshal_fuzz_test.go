@@ -1,0 +1,146 @@
+package coerce
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"testing"
+)
+
+// The types FuzzUnmarshal decodes into: between them, every kind of field
+// the derivation treats apart.
+type (
+	fuzzItem struct {
+		ID   string   `json:"id"`
+		N    int      `json:"n,omitempty"`
+		Tags []string `json:"tags"`
+	}
+	fuzzInput struct {
+		umBase
+		S     string          `json:"s"`
+		I     int             `json:"i"`
+		I64   int64           `json:"i64"`
+		U8    uint8           `json:"u8"`
+		F     float64         `json:"f"`
+		B     bool            `json:"b"`
+		P     *int            `json:"p"`
+		List  []string        `json:"list"`
+		Items []fuzzItem      `json:"items"`
+		Item  *fuzzItem       `json:"item"`
+		Map   map[string]int  `json:"map"`
+		Num   json.Number     `json:"num"`
+		Raw   json.RawMessage `json:"raw"`
+		Any   any             `json:"any"`
+		Q     int             `json:"q,string"`
+		Blob  []byte          `json:"blob"`
+		Level umLevel         `json:"level"`
+		Skip  string          `json:"-"`
+	}
+)
+
+// fuzzTargets decode data with Unmarshal and with json.Unmarshal into
+// fresh values of one type each, starting from defaults for the first.
+var fuzzTargets = []func(t *testing.T, data []byte){
+	func(t *testing.T, data []byte) {
+		checkUnmarshal(t, data, func() *fuzzInput { return &fuzzInput{S: "default", I: 7, umBase: umBase{Revision: 1}} })
+	},
+	func(t *testing.T, data []byte) { checkUnmarshal(t, data, func() *fuzzInput { return new(fuzzInput) }) },
+	func(t *testing.T, data []byte) { checkUnmarshal(t, data, func() *[]int { return new([]int) }) },
+	func(t *testing.T, data []byte) {
+		checkUnmarshal(t, data, func() *map[string]*fuzzItem { return new(map[string]*fuzzItem) })
+	},
+	func(t *testing.T, data []byte) { checkUnmarshal(t, data, func() *umAlias { return new(umAlias) }) },
+	func(t *testing.T, data []byte) { checkUnmarshal(t, data, func() *umNumbers { return new(umNumbers) }) },
+	func(t *testing.T, data []byte) { checkUnmarshal(t, data, func() *any { return new(any) }) },
+}
+
+// FuzzUnmarshal compares Unmarshal with json.Unmarshal on whatever the
+// fuzzer makes up, for representative target types:
+//
+//   - text json.Unmarshal accepts is accepted, with the same result, and
+//     nothing in it is converted: conforming text is decoded as sent;
+//   - text json.Unmarshal rejects is rejected too, unless something in it
+//     was converted;
+//   - on error the target keeps the value it had, and a conversion error
+//     is made of *Errors that each wrap a sentinel;
+//   - nothing panics.
+//
+// It is seeded from the rows of TestUnmarshal and from
+// testdata/fuzz/FuzzUnmarshal.
+func FuzzUnmarshal(f *testing.F) {
+	for _, c := range unmarshalCases() {
+		for i := range fuzzTargets {
+			f.Add(uint8(i), []byte(c.data))
+		}
+	}
+	f.Fuzz(func(t *testing.T, target uint8, data []byte) {
+		fuzzTargets[int(target)%len(fuzzTargets)](t, data)
+	})
+}
+
+func checkUnmarshal[T any](t *testing.T, data []byte, fresh func() *T) {
+	orig := bytes.Clone(data)
+	want, got := fresh(), fresh()
+	jerr := json.Unmarshal(data, want)
+	changes := 0
+	err := Options{OnChange: func(Change) { changes++ }}.Unmarshal(data, got)
+	if !bytes.Equal(data, orig) {
+		t.Fatalf("Unmarshal modified its input: %q, was %q", data, orig)
+	}
+	switch {
+	case jerr == nil && err != nil:
+		t.Fatalf("Unmarshal(%q) into %T: %v; json.Unmarshal accepts it", data, got, err)
+	case jerr == nil && changes > 0:
+		t.Fatalf("Unmarshal(%q) into %T converted %d values of text json.Unmarshal accepts", data, got, changes)
+	case jerr == nil:
+		if d := umDiff(want, got); d != "" {
+			t.Fatalf("Unmarshal(%q) into %T (-json +coerce):\n%s", data, got, d)
+		}
+	case err == nil && changes == 0:
+		t.Fatalf("Unmarshal(%q) into %T converted nothing and succeeded; json.Unmarshal fails: %v", data, got, jerr)
+	}
+	if err == nil {
+		return
+	}
+	if d := umDiff(fresh(), got); d != "" {
+		t.Fatalf("Unmarshal(%q) into %T failed (%v) but wrote (-before +after):\n%s", data, got, err, d)
+	}
+	if _, ok := errorPaths(err); !ok {
+		return // encoding/json's own error
+	}
+	for _, e := range splitJoined(err) {
+		if !errors.Is(e, ErrSyntax) && !errors.Is(e, ErrKind) && !errors.Is(e, ErrPrecision) && !errors.Is(e, ErrLimit) {
+			t.Fatalf("Unmarshal(%q) into %T: %v wraps no sentinel", data, got, e)
+		}
+	}
+	if changes != 0 {
+		t.Fatalf("Unmarshal(%q) into %T failed but reported %d conversions", data, got, changes)
+	}
+}
+
+func splitJoined(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
+// The fuzz types must stay what they claim to exercise.
+func TestFuzzUnmarshalTypes(t *testing.T) {
+	s, err := SchemaFromStruct(fuzzInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]string{
+		"created_by": "string", "item": "fuzzItem | null", "num": "number | string", "raw": "any",
+		"q": "string", "blob": "string | list[integer]", "level": "string",
+	} {
+		if got, ok := s.Lookup(k); !ok || got.String() != want {
+			t.Errorf("fuzzInput.%s is %v, want %s", k, got, want)
+		}
+	}
+	if got := reflect.TypeFor[fuzzInput]().NumField(); got != 19 {
+		t.Errorf("fuzzInput has %d fields; update this test and the seeds", got)
+	}
+}
