@@ -72,14 +72,13 @@ var goTypeCache struct {
 }
 
 // goType returns the Type of values that encoding/json decodes into rt.
-// The Type is finished (integers marked) and shared: it must not change.
+// The Type is shared: it must not change.
 func goType(rt reflect.Type) *Type {
 	if t, ok := goTypeCache.m.Load(rt); ok {
 		return t.(*Type)
 	}
 	b := goTypes{seen: map[reflect.Type]*Type{}}
 	t := b.typeOf(rt)
-	markInts(t)
 	if goTypeCache.n.Load() < maxCachedGoTypes {
 		if prev, loaded := goTypeCache.m.LoadOrStore(rt, t); loaded {
 			return prev.(*Type)

@@ -135,48 +135,54 @@ func coerceRaw(o Options, data []byte, t *Type) (out []byte, report func(), err 
 		return data, nil, &Error{Declared: t.String(), Value: json.RawMessage(data), Err: ErrLimit,
 			Detail: "JSON text longer than " + strconv.Itoa(o.MaxSize) + " bytes"}
 	}
-	w := newWalker(o)
-	maxDepth := w.chk.maxDepth
-	start := skipSpaceBytes(data, 0)
-	var end int
-	conforms := true
-	if t.kind == typeObject && start < len(data) && data[start] == '{' {
-		// The usual case, an object for a struct: validate and check each
-		// member in one pass, as Schema.CoerceJSON does.
-		end, err = scanMembers(data, start, maxDepth, true, func(key []byte, valStart, valEnd int) {
-			conforms = conforms && w.chk.rawConforms(data[valStart:valEnd], fieldBytes(t, key), 1)
-		})
-	} else {
-		end, err = skipValue(data, start, maxDepth)
-		if err == nil {
-			conforms = w.chk.rawConforms(data[start:end], t, 0)
-		}
-	}
-	if err == nil {
+	// One pass validates the text and fits it to t, as in CoerceJSON.
+	f := newFitter(o)
+	start := skipJSONSpace(data, 0)
+	end, ok, e := f.fitRaw(data, start, t, 0)
+	if e == nil {
 		err = trailing(data, end)
+	} else {
+		err = e
 	}
 	if err != nil {
-		return data, nil, w.rawFail(data, err)
+		return data, nil, rawFail(data, err)
 	}
-	if conforms {
+	if ok {
+		countWork(f.work + len(data))
+		return data, noReport, nil
+	}
+	w := getWalker(o, f.work)
+	defer w.release()
+	w.budget += workPerByte * len(data)
+	w.scanned += len(data)
+	w.superseded = supersededKeys(data[:end], start)
+	_, r := w.rawOne(data, start, t, 0)
+	if w.limit != nil {
+		e := *w.limit
+		e.Declared, e.Value = t.String(), json.RawMessage(data)
+		return data, nil, &e
+	}
+	switch r.state {
+	case failed:
+		return data, nil, render(w.failureOf(&r), "")
+	case fits:
 		return data, noReport, nil
 	}
 	out = make([]byte, 0, len(data)+len(data)/4+16)
 	out = append(out, data[:start]...)
-	out = w.rawCoerce(out, data[start:end], t, 0)
-	out = append(out, data[end:]...)
-	if err := w.errs.err(); err != nil {
+	if out, err = r.out.(*rawEdit).write(out, data, w); err != nil {
 		return data, nil, err
 	}
-	if len(w.changes) == 0 {
+	out = append(out, data[end:]...)
+	if r.chg == nil {
 		return out, noReport, nil
 	}
 	// Only the changes and the callback are kept, not the walker: declared
 	// here, they cost an allocation only when there is something to report.
-	onChange, changes := o.OnChange, w.changes
+	chg := r.chg
 	return out, func() {
-		r := walker{o: Options{OnChange: onChange}, changes: changes}
-		r.report()
+		rep := walker{o: Options{OnChange: o.OnChange}}
+		rep.report(chg, "")
 	}, nil
 }
 
