@@ -395,18 +395,6 @@ func (f *fitter) fitRawMany(data []byte, i int, ts []*Type, depth int, ks *[maxS
 	}
 }
 
-// rawKey is a key to look types up by: decoded only where some type still
-// needs it.
-func rawKey(key []byte, escaped, needed bool) string {
-	switch {
-	case !needed:
-		return ""
-	case escaped:
-		return keyString(key)
-	}
-	return string(key)
-}
-
 // fitRawChild is fitChild on JSON text.
 func (f *fitter) fitRawChild(data []byte, i int, ts []*Type, mask uint64, cs *typeSet, at rawChild, depth int) (int, uint64, *Error) {
 	cs.reset()
