@@ -591,3 +591,28 @@ func TestWorkBudget(t *testing.T) {
 		t.Errorf("MaxWork 100: got %v, want ErrLimit", err)
 	}
 }
+
+// 6. SchemaFromStruct derives recursive types of every kind, as field
+// types, without overflowing the stack.
+type (
+	recursiveSlice  []recursiveSlice
+	recursiveMap    map[string]recursiveMap
+	recursiveHolder struct {
+		S recursiveSlice `json:"s"`
+		M recursiveMap   `json:"m"`
+	}
+)
+
+func TestSchemaFromStructRecursiveNonStructTypes(t *testing.T) {
+	s, err := SchemaFromStruct(recursiveHolder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Coerce(map[string]any{"s": "[[], [[]]]", "m": `{"a": {"b": {}}}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(out["s"]) != "[[] [[]]]" || fmt.Sprint(out["m"]) != "map[a:map[b:map[]]]" {
+		t.Errorf("got %v", out)
+	}
+}
