@@ -2,8 +2,10 @@ package coerce
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -206,4 +208,100 @@ func BenchmarkUnmarshal(b *testing.B) {
 			}
 		})
 	}
+}
+
+// The shapes an attacker steering a model's arguments would send, at 1x,
+// 10x and 100x size: the time must grow 10x per step at most (linear), and
+// README's hostile-input table is this benchmark's output.
+func BenchmarkHostile(b *testing.B) {
+	arrays := mustBenchSchema(b, schemaArrayOfArrays)
+	objects := mustBenchSchema(b, schemaObjectChain)
+	var variants []string
+	for _, k := range []string{"a", "b", "c", "d"} {
+		variants = append(variants, `{"type":"object","properties":{"kind":{"const":"`+k+`"},
+			"children":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["kind"]}`)
+	}
+	tree := mustBenchSchema(b, `{"$defs":{"Node":{"oneOf":[`+strings.Join(variants, ",")+`]}},
+		"type":"object","properties":{"p":{"type":"array","items":{"$ref":"#/$defs/Node"}}}}`)
+	unions := mustBenchSchema(b, `{"type":"object","properties":{"p":{"type":"array",
+		"items":{"anyOf":[{"type":"array","items":{"type":"boolean"}},{"type":"array","items":{"type":"integer"}},{"type":"string"}]}}}}`)
+	wide := mustBenchSchema(b, `{"type":"object","additionalProperties":{"oneOf":[
+		{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"],"additionalProperties":false},
+		{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}]}}`)
+	node := `{"kind":"d","children":["{\"kind\":\"c\",\"children\":[]}"]}`
+
+	type shape struct {
+		name string
+		run  func(b *testing.B, n int)
+	}
+	coerceJSON := func(s *Schema, text func(n int) string) func(b *testing.B, n int) {
+		return func(b *testing.B, n int) {
+			args := []byte(text(n))
+			b.SetBytes(int64(len(args)))
+			for b.Loop() {
+				s.CoerceJSON(args)
+			}
+		}
+	}
+	repeat := func(n int, sep, item string) string {
+		return strings.TrimSuffix(strings.Repeat(item+sep, n), sep)
+	}
+	for _, sh := range []shape{
+		{"deep-array-failing-at-the-bottom", coerceJSON(arrays, func(n int) string {
+			return `{"p":` + strings.Repeat("[", 100*n) + `"x"` + strings.Repeat("]", 100*n) + `}`
+		})},
+		{"deep-object-failing-at-the-bottom", coerceJSON(objects, func(n int) string {
+			return `{"p":` + strings.Repeat(`{"a":`, 100*n) + `"x"` + strings.Repeat("}", 100*n) + `}`
+		})},
+		{"union-tree-in-nested-json-text", coerceJSON(tree, func(n int) string {
+			return `{"p":[` + repeat(10*n, ",", node) + `]}`
+		})},
+		{"long-array-of-unions", coerceJSON(unions, func(n int) string {
+			return `{"p":[` + repeat(100*n, ",", `["true","1"],"[1, 2]"`) + `]}`
+		})},
+		{"wide-object-of-unions", coerceJSON(wide, func(n int) string {
+			var s strings.Builder
+			for i := range 100 * n {
+				if i > 0 {
+					s.WriteByte(',')
+				}
+				fmt.Fprintf(&s, `"k%d":{"id":"%d"}`, i, i)
+			}
+			return "{" + s.String() + "}"
+		})},
+		{"cycle", func(b *testing.B, n int) {
+			s := make([]any, 2*n)
+			for i := range s {
+				s[i] = s
+			}
+			t := recursiveList()
+			for b.Loop() {
+				ToType(s, t)
+			}
+		}},
+		{"typed-go-value-too-deep", func(b *testing.B, n int) {
+			v := nestedSlice{}
+			for range 1000 * n {
+				v = nestedSlice{v}
+			}
+			for b.Loop() {
+				ToDeclared(v, "str")
+			}
+		}},
+	} {
+		for _, n := range []int{1, 10, 100} {
+			b.Run("shape="+sh.name+"/size="+strconv.Itoa(n)+"x/impl=coerce", func(b *testing.B) {
+				b.ReportAllocs()
+				sh.run(b, n)
+			})
+		}
+	}
+}
+
+func mustBenchSchema(b *testing.B, text string) *Schema {
+	s, err := ParseSchema([]byte(text))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
 }

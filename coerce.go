@@ -110,21 +110,93 @@ func ToType(value any, t *Type) (any, error) {
 // ToType is ToDeclared with a type that is already parsed, such as one from
 // ParseType or Schema.Lookup.
 func (o Options) ToType(value any, t *Type) (any, error) {
+	if out, err, ok := o.direct(value, t); ok {
+		return out, err
+	}
 	f := newFitter(o)
 	if f.fit(value, t, 0) {
 		countWork(f.work)
 		return value, nil
 	}
-	// A single scalar needs none of the walker's scratch: a walker on
-	// the stack does.
-	sw := walker{o: o, maxDepth: o.maxDepth(), budget: o.maxWork(), work: f.work, direct: true}
-	if r, ok := sw.single(value, t, 0); ok {
-		countWork(sw.work)
-		return sw.finish(value, t, r)
-	}
-	w := getWalker(o, f.work)
+	w := newWalker(o, f.work)
 	defer w.release()
 	return w.finish(value, t, w.one(value, t, 0, false))
+}
+
+// direct answers ToType, where it can, without the fitter or the walker:
+// the commonest repairs of single values are cheap, and their cost should
+// be theirs alone. One scalar against a scalar type ("5" for an integer);
+// a string that cannot be JSON text where an object or array is declared;
+// JSON text declared a bare object or array ("dict", "list"); a map or
+// slice declared string.
+func (o Options) direct(value any, t *Type) (out any, err error, ok bool) {
+	k := kindOf(value)
+	switch {
+	case k <= kindString && t.scalarType():
+		countWork(1)
+		c := convertScalar(&o, value, k, t)
+		switch {
+		case c.why != nil:
+			return value, &Error{Declared: t.String(), Value: value, Err: c.why.Err, Detail: c.why.Detail}, true
+		case c.rule == 0:
+			return value, nil, true
+		case o.OnChange != nil:
+			o.OnChange(newChange(value, t, c.rule))
+		}
+		return c.out, nil, true
+	case o.OnChange != nil || o.WrapScalars:
+	case k == kindString && (t.kind == typeObject || t.kind == typeArray):
+		s, isString := value.(string)
+		if !isString {
+			break
+		}
+		if sh, _ := sniff(s); sh == shapeNone {
+			countWork(1)
+			return value, &Error{Declared: t.String(), Value: value, Err: ErrKind, Detail: "not JSON text"}, true
+		}
+		if !t.constrains() && !t.keyed {
+			out, err := o.plainText(s, t)
+			return out, err, true
+		}
+	case t.kind == typeString && (k == kindObject || k == kindArray):
+		switch value.(type) {
+		case map[string]any, []any:
+			countWork(1)
+			w := newWalker(o, 0)
+			text, err := w.encode(value, 0)
+			if err != nil {
+				e := *err.(*Error)
+				e.Declared, e.Value = t.String(), value
+				return value, &e, true
+			}
+			return text, nil, true
+		}
+	}
+	return nil, nil, false
+}
+
+// plainText is ToType for JSON text declared a bare object or array
+// ("dict", "list"), the commonest structured repair: the text parsed, and
+// nothing more to convert inside it.
+func (o Options) plainText(s string, t *Type) (any, error) {
+	countWork(1 + len(s))
+	sh, text, _, why := jsonText(s)
+	if why.why == nil {
+		why = textKind(sh, t)
+	}
+	if why.why != nil {
+		return s, &Error{Declared: t.String(), Value: s, Err: why.why.Err, Detail: why.why.Detail}
+	}
+	if o.MaxSize > 0 && len(text) > o.MaxSize {
+		return s, &Error{Declared: t.String(), Value: s, Err: ErrLimit, Detail: "JSON text longer than " + strconv.Itoa(o.MaxSize) + " bytes"}
+	}
+	val, err := decodeJSON(text, o.UseNumber, o.maxDepth())
+	if err != nil {
+		e := *err.(*Error)
+		e.Declared, e.Value = t.String(), s
+		return s, &e
+	}
+	return val, nil
 }
 
 // finish turns the result of value against t into what ToType returns.

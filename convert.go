@@ -2,6 +2,7 @@ package coerce
 
 import (
 	"encoding/json"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -10,38 +11,163 @@ import (
 // The conversions of single values: scalars to scalars, JSON text to
 // objects and arrays, and a single value wrapped into an array.
 
-// scalar converts v, a boolean, a number or a value with no JSON form
-// (kind k), to t.
-func (w *walker) scalar(v any, k kind, t *Type, depth int) result {
-	switch t.kind {
-	case typeAny:
-		return result{}
-	case typeString:
-		return w.toString(v, k, t)
-	case typeInteger, typeNumber:
-		return w.toNumber(v, k, t)
-	case typeBoolean:
-		return w.toBoolean(v, k, t)
-	case typeArray:
-		if w.o.WrapScalars && (k == kindBool || k == kindNumber) {
-			return w.wrap(v, t, depth)
-		}
-	}
-	return w.fail(v, t, ErrKind, "")
+// A conversion is what converting a scalar to a scalar type gives: the
+// value it became and the rule that made it, or, where it does not
+// convert, why (an error that is a template: its Err and Detail). The zero conversion is a value
+// that fits as it is. Conversions are plain values, so that converting one
+// scalar, the commonest repair, costs no more than the conversion itself.
+type conversion struct {
+	out  any
+	why  *Error // where it does not convert: a template with Err and Detail set
+	rule Rule
 }
 
-func (w *walker) toString(v any, k kind, t *Type) result {
-	switch {
-	case w.o.StructuredOnly:
-	case k == kindNumber:
-		if s, ok := numberText(v); ok {
-			return w.convert(v, t, s, NumberToText)
-		}
-		return w.fail(v, t, ErrKind, "not a finite number")
-	case k == kindBool:
-		return w.convert(v, t, boolText(v), BooleanToText)
+func convertedTo(out any, r Rule) conversion { return conversion{out: out, rule: r} }
+
+func refused(why *Error) conversion { return conversion{why: why} }
+
+// The reasons a value does not convert, shared: a conversion is a plain
+// value, and its reason a pointer to one of these (or, for JSON text
+// that does not decode, to the decoder's error).
+var (
+	notKind       = &Error{Err: ErrKind}
+	notFinite     = &Error{Err: ErrKind, Detail: "not a finite number"}
+	notWhole      = &Error{Err: ErrPrecision, Detail: "not a whole number"}
+	notNumber     = &Error{Err: ErrSyntax, Detail: "not a number"}
+	notBoolean    = &Error{Err: ErrSyntax, Detail: "not a boolean"}
+	notZeroOrOne  = &Error{Err: ErrKind, Detail: "only 0 and 1 are booleans"}
+	notJSONText   = &Error{Err: ErrKind, Detail: "not JSON text"}
+	notQuotedText = &Error{Err: ErrKind, Detail: "a JSON string that holds no JSON object or array text"}
+	notFencedText = &Error{Err: ErrKind, Detail: "a markdown fence around no JSON object or array text"}
+	objectText    = &Error{Err: ErrKind, Detail: "JSON text of an object"}
+	arrayText     = &Error{Err: ErrKind, Detail: "JSON text of an array"}
+	outOfRange    = &Error{Err: ErrPrecision, Detail: "out of float64 range"}
+	tooSmall      = &Error{Err: ErrPrecision, Detail: "too small for float64"}
+)
+
+var wrongKind = refused(notKind)
+
+// scalarType reports whether t declares a scalar: what convertScalar
+// converts to.
+func (t *Type) scalarType() bool {
+	switch t.kind {
+	case typeString, typeInteger, typeNumber, typeBoolean, typeNull, typeAny:
+		return true
 	}
-	return w.fail(v, t, ErrKind, "")
+	return false
+}
+
+// convertScalar converts v, a value of scalar kind k (string, number,
+// boolean, null, or a value with no JSON form), to scalar type t.
+func convertScalar(o *Options, v any, k kind, t *Type) conversion {
+	if k == kindNull || t.kind == typeAny {
+		return conversion{}
+	}
+	switch t.kind {
+	case typeString:
+		switch {
+		case k == kindString:
+			return conversion{}
+		case o.StructuredOnly:
+		case k == kindNumber:
+			if s, ok := numberText(v); ok {
+				return convertedTo(s, NumberToText)
+			}
+			return refused(notFinite)
+		case k == kindBool:
+			return convertedTo(boolText(v), BooleanToText)
+		}
+	case typeInteger, typeNumber:
+		if num, finite, whole := numberTraits(v); num {
+			switch {
+			case !finite:
+				return refused(notFinite)
+			case t.kind == typeInteger && !whole:
+				return refused(notWhole)
+			}
+			return conversion{}
+		}
+		switch {
+		case k == kindNumber:
+			// A json.Number whose text is no JSON number ("+5", "007"):
+			// read as a numeric string, so that the result can be
+			// written as JSON.
+			return fromNumeral(o, string(v.(json.Number)), t)
+		case o.StructuredOnly:
+		case k == kindString:
+			return fromNumeral(o, stringOf(v), t)
+		case k == kindBool:
+			one := boolText(v) == "true"
+			var n any = float64(0)
+			switch {
+			case o.UseNumber && one:
+				n = json.Number("1")
+			case o.UseNumber:
+				n = json.Number("0")
+			case one:
+				n = float64(1)
+			}
+			return convertedTo(n, NumberFromBoolean)
+		}
+	case typeBoolean:
+		switch {
+		case k == kindBool:
+			return conversion{}
+		case o.StructuredOnly:
+		case k == kindString:
+			return fromWord(stringOf(v))
+		case k == kindNumber:
+			if one, ok := zeroOrOne(v); ok {
+				return convertedTo(one, BooleanFromNumber)
+			}
+			return refused(notZeroOrOne)
+		}
+	case typeNull:
+		if s, ok := v.(string); ok && !o.StructuredOnly && (s == "" || s == "null") {
+			return convertedTo(nil, NullFromText)
+		}
+	}
+	return wrongKind
+}
+
+// fromNumeral converts a numeric string to integer or number type t.
+func fromNumeral(o *Options, s string, t *Type) conversion {
+	// The usual numeric string is JSON number text float64 holds as
+	// written ("3", "2.5"): one pass gives the value the numeral rules
+	// below would. Anything else ("007", " 5", big or deceptive
+	// fractions) takes those rules.
+	if !o.UseNumber && len(s) <= 24 && isJSONNumber(s) {
+		if f, ok := jsonFastFloat(s); ok && (t.kind == typeNumber || f == math.Trunc(f) && numberTextWhole(s)) {
+			return convertedTo(f, NumberFromText)
+		}
+	}
+	n, ok := scanNumeral(s)
+	if !ok {
+		return refused(notNumber)
+	}
+	nr := n.value(t.kind == typeInteger, o.UseNumber)
+	if nr.why != nil {
+		return refused(nr.why)
+	}
+	return convertedTo(nr.value, NumberFromText)
+}
+
+// The strings a boolean accepts, matched without regard to case.
+var (
+	trueWords  = []string{"true", "1", "yes", "on", "t", "y"}
+	falseWords = []string{"false", "0", "no", "off", "f", "n"}
+)
+
+func fromWord(s string) conversion {
+	for i := range trueWords {
+		if strings.EqualFold(s, trueWords[i]) {
+			return convertedTo(true, BooleanFromText)
+		}
+		if strings.EqualFold(s, falseWords[i]) {
+			return convertedTo(false, BooleanFromText)
+		}
+	}
+	return refused(notBoolean)
 }
 
 func boolText(v any) string {
@@ -57,69 +183,28 @@ func boolText(v any) string {
 	return "false"
 }
 
-func (w *walker) toNumber(v any, k kind, t *Type) result {
-	if num, finite, whole := numberTraits(v); num {
-		switch {
-		case !finite:
-			return w.fail(v, t, ErrKind, "not a finite number")
-		case t.kind == typeInteger && !whole:
-			return w.fail(v, t, ErrPrecision, "not a whole number")
-		}
-		return result{}
-	}
-	if k == kindNumber {
-		// A json.Number whose text is no JSON number ("+5", "007"): read
-		// as a numeric string, so that the result can be written as JSON.
-		return w.fromNumeral(v, string(v.(json.Number)), t, NumberFromText)
-	}
-	if k == kindBool && !w.o.StructuredOnly {
-		one := boolText(v) == "true"
-		var n any = float64(0)
-		switch {
-		case w.o.UseNumber && one:
-			n = json.Number("1")
-		case w.o.UseNumber:
-			n = json.Number("0")
-		case one:
-			n = float64(1)
-		}
-		return w.convert(v, t, n, NumberFromBoolean)
-	}
-	return w.fail(v, t, ErrKind, "")
-}
-
-// fromNumeral converts a numeric string to integer or number type t.
-func (w *walker) fromNumeral(v any, s string, t *Type, r Rule) result {
-	n, ok := scanNumeral(s)
-	if !ok {
-		return w.fail(v, t, ErrSyntax, "not a number")
-	}
-	nr := n.value(t.kind == typeInteger, w.o.UseNumber)
-	if nr.sentinel != nil {
-		return w.fail(v, t, nr.sentinel, nr.detail)
-	}
-	return w.convert(v, t, nr.value, r)
-}
-
-func (w *walker) toBoolean(v any, k kind, t *Type) result {
+// result turns a conversion of v to t into the walker's result.
+func (w *walker) result(v any, t *Type, c conversion) result {
 	switch {
-	case k == kindBool:
-		return result{}
-	case w.o.StructuredOnly:
-	case k == kindNumber:
-		if one, ok := zeroOrOne(v); ok {
-			return w.convert(v, t, one, BooleanFromNumber)
-		}
-		return w.fail(v, t, ErrKind, "only 0 and 1 are booleans")
+	case c.why != nil:
+		return w.fail(v, t, c.why.Err, c.why.Detail)
+	case c.rule != 0:
+		return w.convert(v, t, c.out, c.rule)
+	}
+	return result{}
+}
+
+// scalar converts v, a scalar of kind k, to t: a scalar type, or an array
+// wrapping it (Options.WrapScalars).
+func (w *walker) scalar(v any, k kind, t *Type, depth int) result {
+	switch {
+	case t.scalarType():
+		return w.result(v, t, convertScalar(&w.o, v, k, t))
+	case t.kind == typeArray && w.o.WrapScalars && (k == kindBool || k == kindNumber):
+		return w.wrap(v, t, depth)
 	}
 	return w.fail(v, t, ErrKind, "")
 }
-
-// The strings a boolean accepts, matched without regard to case.
-var (
-	trueWords  = []string{"true", "1", "yes", "on", "t", "y"}
-	falseWords = []string{"false", "0", "no", "off", "f", "n"}
-)
 
 // evalString evaluates a string (v holds it, perhaps as a named string
 // type) against es. Its JSON text, if the object and array types want it,
@@ -133,7 +218,7 @@ func (w *walker) evalString(v any, s string, es []*Type, rb, depth int) {
 		case typeObject, typeArray:
 			text = append(text, j)
 		default:
-			w.res[rb+j] = w.fromScalarText(v, s, t)
+			w.res[rb+j] = w.result(v, t, convertScalar(&w.o, v, kindString, t))
 		}
 	}
 	if len(text) > 0 {
@@ -141,88 +226,93 @@ func (w *walker) evalString(v any, s string, es []*Type, rb, depth int) {
 	}
 }
 
-// fromScalarText converts a string to a scalar type: a number, a boolean
-// word, or null from "" and "null".
-func (w *walker) fromScalarText(v any, s string, t *Type) result {
-	if w.o.StructuredOnly {
-		return w.fail(v, t, ErrKind, "")
-	}
-	switch t.kind {
-	case typeInteger, typeNumber:
-		return w.fromNumeral(v, s, t, NumberFromText)
-	case typeBoolean:
-		return w.fromWord(v, s, t)
-	case typeNull:
-		if s == "" || s == "null" {
-			return w.convert(v, t, nil, NullFromText)
-		}
-	}
-	return w.fail(v, t, ErrKind, "")
-}
-
-func (w *walker) fromWord(v any, s string, t *Type) result {
-	for i := range trueWords {
-		if strings.EqualFold(s, trueWords[i]) {
-			return w.convert(v, t, true, BooleanFromText)
-		}
-		if strings.EqualFold(s, falseWords[i]) {
-			return w.convert(v, t, false, BooleanFromText)
-		}
-	}
-	return w.fail(v, t, ErrSyntax, "not a boolean")
-}
-
-// fromText parses the JSON text that string s may hold for the object and
-// array types es[j] (j in idx). The sniff decides, without allocating,
-// whether parsing can succeed; it unwraps one level of double encoding or
-// one markdown fence. The text is parsed once, and what it holds is
-// evaluated against all those types at once.
-func (w *walker) fromText(v any, s string, es []*Type, idx []int, rb, depth int) {
-	failAll := func(sentinel error, detail string) {
-		for _, j := range idx {
-			w.res[rb+j] = w.fail(v, es[j], sentinel, detail)
-		}
-	}
-	sh, text := sniff(s)
-	rule := JSONText
+// jsonText finds the JSON text that string s holds for an object or
+// array type, by the sniff, which decides without allocating whether
+// parsing can succeed: bare, encoded once more as a JSON string, or in one
+// markdown fence. It returns the text's shape and the rule that unwraps
+// it, or why there is none (sh is shapeNone; text is s trimmed, for the
+// caller that would rather wrap a string that is no JSON text).
+func jsonText(s string) (sh shape, text string, rule Rule, why conversion) {
+	sh, text = sniff(s)
+	rule = JSONText
 	switch sh {
 	case shapeNone:
-		for _, j := range idx {
-			// Broken JSON text ("[1") is reported, not wrapped as ["[1"].
-			if t := es[j]; w.o.WrapScalars && t.kind == typeArray && (text == "" || text[0] != '[' && text[0] != '{') {
-				w.res[rb+j] = w.wrap(v, t, depth)
-			} else {
-				w.res[rb+j] = w.fail(v, t, ErrKind, "not JSON text")
-			}
-		}
-		return
+		return sh, text, 0, refused(notJSONText)
 	case shapeQuoted:
 		inner, err := decodeJSON(text, false, 1)
 		if err != nil {
-			for _, j := range idx {
-				w.res[rb+j] = w.failWith(v, es[j], err)
-			}
-			return
+			e := err.(*Error)
+			return shapeNone, "", 0, refused(e)
 		}
 		if sh, text = sniffPlain(inner.(string)); sh == shapeNone {
-			failAll(ErrKind, "a JSON string that holds no JSON object or array text")
-			return
+			return sh, "", 0, refused(notQuotedText)
 		}
 		rule = DoubleEncoded
 	case shapeFenced:
 		if sh, text = sniffPlain(text); sh == shapeNone {
-			failAll(ErrKind, "a markdown fence around no JSON object or array text")
-			return
+			return sh, "", 0, refused(notFencedText)
 		}
 		rule = Fenced
 	}
+	return sh, text, rule, conversion{}
+}
+
+// textKind is the failure of JSON text of shape sh for object or array
+// type t, or the zero conversion when the kinds agree.
+func textKind(sh shape, t *Type) conversion {
+	switch {
+	case sh == shapeObject && t.kind == typeArray:
+		return refused(objectText)
+	case sh == shapeArray && t.kind == typeObject:
+		return refused(arrayText)
+	}
+	return conversion{}
+}
+
+// wrapsText reports whether a string that is no JSON text (text, trimmed)
+// is wrapped into an array for t: broken JSON text ("[1") is reported,
+// not wrapped as ["[1"].
+func (w *walker) wrapsText(t *Type, text string) bool {
+	return w.o.WrapScalars && t.kind == typeArray && (text == "" || text[0] != '[' && text[0] != '{')
+}
+
+// fromParsed is the result for type t of a string v whose JSON text,
+// unwrapped by rule, was parsed into val, which gave result r.
+func (w *walker) fromParsed(v any, t *Type, rule Rule, sh shape, val any, r result) result {
+	if r.state != failed {
+		out := val
+		if r.state == converted {
+			out = r.out
+		}
+		c := w.convert(v, t, out, rule)
+		c.chg = c.chg.with(r.chg)
+		c.keys = r.keys
+		if r.state == fits {
+			c.keys |= keysTextFit
+		}
+		r = c
+	}
+	r.keys |= keysTextObject
+	if sh == shapeArray {
+		r.keys ^= keysTextObject | keysTextArray
+	}
+	return r
+}
+
+// fromText gives the results of string s for the object and array types
+// es[j] (j in idx): its JSON text is parsed once, and what it holds is
+// evaluated against all those types at once.
+func (w *walker) fromText(v any, s string, es []*Type, idx []int, rb, depth int) {
+	sh, text, rule, why := jsonText(s)
 	tb := len(w.types)
 	for _, j := range idx {
 		switch t := es[j]; {
-		case sh == shapeObject && t.kind == typeArray:
-			w.res[rb+j] = w.fail(v, t, ErrKind, "JSON text of an object")
-		case sh == shapeArray && t.kind == typeObject:
-			w.res[rb+j] = w.fail(v, t, ErrKind, "JSON text of an array")
+		case sh == shapeNone && w.wrapsText(t, text):
+			w.res[rb+j] = w.wrap(v, t, depth)
+		case sh == shapeNone:
+			w.res[rb+j] = w.result(v, t, why)
+		case textKind(sh, t).why != nil:
+			w.res[rb+j] = w.result(v, t, textKind(sh, t))
 		default:
 			w.pushType(t)
 		}
@@ -231,34 +321,37 @@ func (w *walker) fromText(v any, s string, es []*Type, idx []int, rb, depth int)
 	if len(ts) == 0 {
 		return
 	}
-	defer func() { w.types = w.types[:tb] }()
 	val, err := w.parseString(text, depth)
 	if err != nil {
 		for _, t := range ts {
 			w.res[rb+slices.Index(es, t)] = w.failWith(v, t, err)
 		}
+		w.types = w.types[:tb]
 		return
 	}
 	pb := w.eval(val, ts, depth, true)
 	for i, t := range ts {
-		r := w.res[pb+i]
-		if r.state != failed {
-			out := val
-			if r.state == converted {
-				out = r.out
-			}
-			c := w.convert(v, t, out, rule)
-			c.chg = c.chg.with(r.chg)
-			c.keys, c.textFit = r.keys, r.state == fits
-			r = c
-		}
-		r.text = kindObject
-		if sh == shapeArray {
-			r.text = kindArray
-		}
-		w.res[rb+slices.Index(es, t)] = r
+		w.res[rb+slices.Index(es, t)] = w.fromParsed(v, t, rule, sh, val, w.res[pb+i])
 	}
-	w.res = w.res[:pb]
+	w.res, w.types = w.res[:pb], w.types[:tb]
+}
+
+// textOne is fromText for one object or array type.
+func (w *walker) textOne(v any, s string, t *Type, depth int) result {
+	sh, text, rule, why := jsonText(s)
+	switch {
+	case sh == shapeNone && w.wrapsText(t, text):
+		return w.wrap(v, t, depth)
+	case sh == shapeNone:
+		return w.result(v, t, why)
+	case textKind(sh, t).why != nil:
+		return w.result(v, t, textKind(sh, t))
+	}
+	val, err := w.parseString(text, depth)
+	if err != nil {
+		return w.failWith(v, t, err)
+	}
+	return w.fromParsed(v, t, rule, sh, val, w.one(val, t, depth, true))
 }
 
 // wrap makes a one-element array of a single value (Options.WrapScalars).

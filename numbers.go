@@ -107,9 +107,8 @@ func (n numeral) significand() (digits string, scale int) {
 
 // numberResult is the outcome of converting a numeral.
 type numberResult struct {
-	value    any
-	sentinel error
-	detail   string
+	value any
+	why   *Error // it does not convert: a template with Err and Detail set
 }
 
 // value converts n for an integer or number target. Integers are float64
@@ -139,14 +138,14 @@ func (n numeral) value(integer, useNumber bool) numberResult {
 		case !integer:
 			return n.float(useNumber) // "1e3" declared number: float notation, float result
 		case len(digits)+scale > maxFloatDigits:
-			return numberResult{sentinel: ErrPrecision, detail: "out of float64 range"}
+			return numberResult{why: outOfRange}
 		default:
 			digits += strings.Repeat("0", scale)
 		}
 		return wholeNumber(n.neg, digits, useNumber)
 	}
 	if integer {
-		return numberResult{sentinel: ErrPrecision, detail: "not a whole number"}
+		return numberResult{why: notWhole}
 	}
 	return n.float(useNumber)
 }
@@ -157,10 +156,10 @@ func (n numeral) float(useNumber bool) numberResult {
 	text := n.canonical()
 	f, err := strconv.ParseFloat(text, 64)
 	if err != nil || math.IsInf(f, 0) {
-		return numberResult{sentinel: ErrPrecision, detail: "out of float64 range"}
+		return numberResult{why: outOfRange}
 	}
 	if f == 0 {
-		return numberResult{sentinel: ErrPrecision, detail: "too small for float64"}
+		return numberResult{why: tooSmall}
 	}
 	if useNumber {
 		return numberResult{value: json.Number(text)}

@@ -53,7 +53,7 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 		countWork(f.work + len(args))
 		return args, nil
 	}
-	w := getWalker(s.opts, f.work)
+	w := newWalker(s.opts, f.work)
 	defer w.release()
 	w.budget += workPerByte * len(args)
 	w.scanned += len(args)
@@ -735,6 +735,7 @@ func (e *rawEdit) write(dst, data []byte, w *walker) ([]byte, error) {
 // rawOne evaluates the valid JSON value at data[i] against t, and returns
 // where it ends.
 func (w *walker) rawOne(data []byte, i int, t *Type, depth int) (int, result) {
+	w.ensure()
 	tb := len(w.types)
 	w.pushType(t)
 	end, rb := w.rawEval(data, i, w.types[tb:], depth)
@@ -747,6 +748,7 @@ func (w *walker) rawOne(data []byte, i int, t *Type, depth int) (int, result) {
 // value ends, and the index of its results, whose converted values hold a
 // *rawEdit.
 func (w *walker) rawEval(data []byte, i int, ts []*Type, depth int) (int, int) {
+	w.ensure()
 	base := w.push(len(ts))
 	if len(ts) == 1 && ts[0].kind != typeUnion {
 		return w.rawKinds(data, i, ts, base, depth), base
@@ -767,7 +769,7 @@ func (w *walker) rawEval(data []byte, i int, ts []*Type, depth int) (int, int) {
 	k := tokenKind(data[i])
 	for n, t := range ts {
 		if t.kind == typeUnion {
-			w.res[base+n] = w.chooseKind(k, t, es, eb)
+			w.res[base+n] = w.chooseKind(k, t, es, w.res[eb:eb+len(es)])
 		} else {
 			w.res[base+n] = w.res[eb+slices.Index(es, t)]
 		}

@@ -201,7 +201,7 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 		countWork(f.work)
 		return args, nil
 	}
-	w := getWalker(s.opts, f.work)
+	w := newWalker(s.opts, f.work)
 	defer w.release()
 	out, copied := args, false
 	var fail *failure

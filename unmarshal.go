@@ -151,7 +151,7 @@ func coerceRaw(o Options, data []byte, t *Type) (out []byte, report func(), err 
 		countWork(f.work + len(data))
 		return data, noReport, nil
 	}
-	w := getWalker(o, f.work)
+	w := newWalker(o, f.work)
 	defer w.release()
 	w.budget += workPerByte * len(data)
 	w.scanned += len(data)
@@ -170,7 +170,7 @@ func coerceRaw(o Options, data []byte, t *Type) (out []byte, report func(), err 
 	}
 	out = make([]byte, 0, len(data)+len(data)/4+16)
 	out = append(out, data[:start]...)
-	if out, err = r.out.(*rawEdit).write(out, data, w); err != nil {
+	if out, err = r.out.(*rawEdit).write(out, data, &w); err != nil {
 		return data, nil, err
 	}
 	out = append(out, data[end:]...)

@@ -27,7 +27,6 @@ type walker struct {
 	maxDepth int
 	work     int    // values visited times the types they met
 	failures int    // failures recorded
-	direct   bool   // a walker on the stack, for one value: errors are made at once
 	scanned  int    // bytes of JSON text parsed
 	budget   int    // work allowed before the call fails with ErrLimit
 	limit    *Error // set when the call must stop: too deep, or too much work
@@ -36,40 +35,57 @@ type walker struct {
 	superseded map[int]bool
 	stopAll    bool // the limit is the work budget: every parameter stops
 
-	// Scratch stacks of the evaluations in progress, reused across calls.
+	// The scratch stacks of the evaluations in progress, taken from a pool
+	// when the call first needs them (see ensure): converting one scalar
+	// needs none.
+	*scratch
+}
+
+// scratch holds the stacks of a walker's evaluations in progress.
+type scratch struct {
 	types  []*Type
 	res    []result
 	cands  []cand
 	leaves []Error // the errors of failed results, until they are needed
 
-	typesHigh, resHigh, candsHigh, leavesHigh int // how much of the scratch was used
+	typesHigh, resHigh, candsHigh, leavesHigh int // how much of each was used
 }
 
-var walkerPool = sync.Pool{New: func() any { return new(walker) }}
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
-// getWalker returns a walker for a call whose fitter has already done
+// newWalker returns a walker for a call whose fitter has already done
 // spent units of work: both share one budget.
-func getWalker(o Options, spent int) *walker {
-	w := walkerPool.Get().(*walker)
-	w.o, w.maxDepth, w.budget, w.work = o, o.maxDepth(), o.maxWork(), spent
-	return w
+func newWalker(o Options, spent int) walker {
+	return walker{o: o, maxDepth: o.maxDepth(), budget: o.maxWork(), work: spent}
 }
 
-// release returns w to the pool, after counting its work (with that of
-// the fitter that came first).
+// ensure gives w its scratch.
+func (w *walker) ensure() {
+	if w.scratch == nil {
+		w.scratch = scratchPool.Get().(*scratch)
+	}
+}
+
+// release counts the call's work (with that of the fitter that came
+// first) and returns the scratch to the pool.
 func (w *walker) release() {
 	countWork(w.work + w.scanned)
+	s := w.scratch
+	if s == nil {
+		return
+	}
+	w.scratch = nil
 	// The scratch holds pointers into the call's values up to the
 	// high-water marks; clear that much, not the whole capacity.
-	clear(w.types[:w.typesHigh])
-	clear(w.res[:w.resHigh])
-	clear(w.cands[:w.candsHigh])
-	clear(w.leaves[:w.leavesHigh])
-	*w = walker{types: w.types[:0], res: w.res[:0], cands: w.cands[:0], leaves: w.leaves[:0]}
-	if cap(w.res) > 1<<12 || cap(w.cands) > 1<<12 || cap(w.types) > 1<<12 || cap(w.leaves) > 1<<12 {
+	clear(s.types[:s.typesHigh])
+	clear(s.res[:s.resHigh])
+	clear(s.cands[:s.candsHigh])
+	clear(s.leaves[:s.leavesHigh])
+	*s = scratch{types: s.types[:0], res: s.res[:0], cands: s.cands[:0], leaves: s.leaves[:0]}
+	if cap(s.res) > 1<<12 || cap(s.cands) > 1<<12 || cap(s.types) > 1<<12 || cap(s.leaves) > 1<<12 {
 		return // let an unusually large call's scratch go
 	}
-	walkerPool.Put(w)
+	scratchPool.Put(s)
 }
 
 // state is how a value meets a type.
@@ -79,18 +95,17 @@ const (
 	fits      state = iota // conforms as it is
 	converted              // converts: out holds the new value
 	failed                 // cannot convert: fail says why and where
+	unhandled              // single's: not a case it answers, eval's
 )
 
 // A result is what evaluating one value against one type gives.
 type result struct {
-	out     any      // converted: the new value (in CoerceJSON's raw walk, a *rawEdit)
-	fail    *failure // failed, once made (see failureOf)
-	leaf    int32    // failed: 1 + the index in w.leaves of the value's own error, until fail is made
-	chg     *changes // converted, when Options.OnChange listens
-	state   state
-	keys    keys // an object against an object type: its discriminating keywords
-	text    kind // a string converted as JSON text: the kind the text holds
-	textFit bool // ... and what it holds fits the type as it is
+	out   any      // converted: the new value (in CoerceJSON's raw walk, a *rawEdit)
+	fail  *failure // failed, once made (see failureOf)
+	chg   *changes // converted, when Options.OnChange listens
+	leaf  int32    // failed: 1 + the index in w.leaves of the value's own error, until fail is made
+	state state
+	keys  keys // an object against an object type: its discriminating keywords; JSON text (keysText...)
 }
 
 // A failure is why a value did not convert: its own error, or the
@@ -162,7 +177,7 @@ func (w *walker) failWith(v any, t *Type, err error) result {
 // call's error are allocated (failureOf).
 func (w *walker) leafResult(e Error) result {
 	w.countFailure()
-	if w.direct {
+	if w.scratch == nil { // one value, converted alone: the error is the call's
 		return result{state: failed, fail: leafFailure(e)}
 	}
 	w.leaves = append(w.leaves, e)
@@ -248,9 +263,11 @@ func (w *walker) one(v any, t *Type, depth int, owned bool) result {
 	if t.isAny() {
 		return result{}
 	}
-	if r, ok := w.single(v, t, depth); ok {
+	if r := w.single(v, t, depth, owned); r.state != unhandled {
+		w.work += walkCost
 		return r
 	}
+	w.ensure()
 	tb := len(w.types)
 	w.pushType(t)
 	rb := w.eval(v, w.types[tb:], depth, owned)
@@ -263,28 +280,219 @@ func (w *walker) one(v any, t *Type, depth int, owned bool) result {
 // and ok, where that needs neither the walker's scratch nor a parse: the
 // common single conversion ("5" for an integer), and a string that cannot
 // be the JSON text an object or array type wants.
-func (w *walker) single(v any, t *Type, depth int) (result, bool) {
-	if t.kind == typeUnion || !w.spend(walkCost) {
-		return result{}, false
+func (w *walker) single(v any, t *Type, depth int, owned bool) result {
+	if w.work+walkCost > w.budget {
+		return result{state: unhandled} // eval stops the call
 	}
 	switch x := v.(type) {
 	case nil:
-		return result{}, true
+		return result{}
 	case string:
+		if t.kind == typeUnion {
+			return w.scalarUnion(v, kindString, t, depth)
+		}
 		switch t.kind {
 		case typeString, typeAny:
-			return result{}, true
+			return result{}
 		case typeObject, typeArray:
-			if sh, _ := sniff(x); sh == shapeNone && !(w.o.WrapScalars && t.kind == typeArray) {
-				return w.fail(v, t, ErrKind, "not JSON text"), true
-			}
-			return result{}, false
+			return w.textOne(v, x, t, depth)
 		}
-		return w.fromScalarText(v, x, t), true
+		return w.scalar(v, kindString, t, depth)
 	case bool, float64, json.Number:
-		return w.scalar(v, kindOf(v), t, depth), true
+		if t.kind == typeUnion {
+			return w.scalarUnion(v, kindOf(v), t, depth)
+		}
+		return w.scalar(v, kindOf(v), t, depth)
+	case map[string]any:
+		return w.container(v, typeObject, t, depth, owned)
+	case []any:
+		return w.container(v, typeArray, t, depth, owned)
 	}
-	return result{}, false
+	return result{state: unhandled}
+}
+
+// container is single for an object or array x (of type kind tk): it
+// fits a type of its kind that says nothing of its members, and becomes
+// JSON text for a string; the rest is eval's.
+func (w *walker) container(x any, tk typeKind, t *Type, depth int, owned bool) result {
+	switch {
+	case t.kind == tk && !t.constrains() && !t.keyed:
+		return result{keys: keysSat | keysAsIs}
+	case t.kind == tk && !t.keyed:
+		if depth >= w.maxDepth {
+			w.tooDeep()
+			return result{}
+		}
+		return w.members(x, t, depth, owned)
+	case t.kind == typeString:
+		text, err := w.encode(x, depth)
+		if err != nil {
+			return w.failWith(x, t, err)
+		}
+		return w.convert(x, t, text, ToJSONText)
+	}
+	return result{state: unhandled}
+}
+
+// members converts the members of the object or array x, which meets the
+// one type t, each to the type t gives it: a direct recursion, the cost of
+// which is the members' own, as the common case deserves. (A container
+// that meets several types at once is eval's.) Failures and changes are
+// gathered by path; x is copied on the first change, unless owned.
+func (w *walker) members(x any, t *Type, depth int, owned bool) result {
+	var fail *failure
+	var chg *changes
+	var arr []any
+	var obj map[string]any
+	take := func(at child, e any, et *Type) {
+		if et.isAny() || w.limit != nil {
+			return
+		}
+		r := w.one(e, et, depth+1, owned)
+		w.settleResult(&r, e, et)
+		switch r.state {
+		case failed:
+			if fail == nil {
+				fail = w.newFailure()
+			}
+			fail.kids = append(fail.kids, failKid{at, w.failureOf(&r)})
+		case converted:
+			if r.chg != nil {
+				if chg == nil {
+					chg = &changes{}
+				}
+				chg.kids = append(chg.kids, changeKid{at, r.chg})
+			}
+			if fail != nil {
+				return
+			}
+			switch x := x.(type) {
+			case []any:
+				if arr == nil {
+					arr = x
+					if !owned {
+						arr = slices.Clone(x)
+					}
+				}
+				arr[at.index] = r.out
+			case map[string]any:
+				if obj == nil {
+					obj = x
+					if !owned {
+						obj = maps.Clone(x)
+					}
+				}
+				obj[at.key] = r.out
+			}
+		}
+	}
+	switch x := x.(type) {
+	case []any:
+		for i, e := range x {
+			take(child{index: i}, e, t.item(i))
+		}
+	case map[string]any:
+		for k, e := range x {
+			take(child{key: k, index: -1}, e, t.field(k))
+		}
+	}
+	var r result
+	switch {
+	case fail != nil:
+		r = result{state: failed, fail: fail}
+	case arr != nil:
+		r = result{state: converted, out: arr, chg: chg}
+	case obj != nil:
+		r = result{state: converted, out: obj, chg: chg}
+	}
+	if t.kind == typeObject {
+		r.keys = keysSat | keysAsIs // t has no keywords
+	}
+	return r
+}
+
+// scalarUnion is single for a union: each member converts the scalar v
+// (of kind k) alone, as a plain conversion, and the union chooses; only
+// the member it reports makes a result. A string meets one member of
+// object or array kind as JSON text (Optional[list[str]], the shape of
+// most nullable parameters); several would parse it several times, and
+// are left to eval, as are wide unions.
+func (w *walker) scalarUnion(v any, k kind, u *Type, depth int) result {
+	var cs [4]conversion
+	n := len(u.members)
+	if n > len(cs) {
+		return result{state: unhandled}
+	}
+	text := -1 // the member that parses v as JSON text
+	for i, m := range u.members {
+		switch {
+		case m.scalarType():
+			cs[i] = convertScalar(&w.o, v, k, m)
+		case k == kindString && text < 0 && !w.o.WrapScalars:
+			text = i
+		case k == kindString || w.o.WrapScalars:
+			return result{state: unhandled}
+		default:
+			cs[i] = wrongKind
+		}
+	}
+	var tr result
+	i := -1
+	if text < 0 {
+		i = chooseScalar(k, u, &cs)
+	} else {
+		// The text member's result decides as any member's would: the
+		// union's rule, on results.
+		var rs [4]result
+		for j := range n {
+			switch {
+			case j == text:
+				tr = w.textOne(v, v.(string), u.members[j], depth)
+				rs[j] = tr
+			case cs[j].why != nil:
+				rs[j].state = failed
+			case cs[j].rule != 0:
+				rs[j].state = converted
+			}
+		}
+		i = choose(k, u, u.members, rs[:n])
+	}
+	switch {
+	case i < 0:
+		return result{}
+	case i == text:
+		return w.named(tr, u)
+	case cs[i].why != nil: // the value itself failed: name the union
+		return w.fail(v, u, cs[i].why.Err, cs[i].why.Detail)
+	}
+	return w.convert(v, u.members[i], cs[i].out, cs[i].rule)
+}
+
+// chooseScalar is choose for a union of scalar types, given how a scalar of
+// kind k converts to each member: -1 if it fits one as it is, else the
+// first that converts, members of its own kind first, else the first of
+// those tried (whose failure is the union's).
+func chooseScalar(k kind, u *Type, cs *[4]conversion) int {
+	for i := range u.members {
+		if cs[i].why == nil && cs[i].rule == 0 {
+			return -1
+		}
+	}
+	first := -1
+	for _, own := range [2]bool{true, false} {
+		for i, m := range u.members {
+			if matchesKind(m.kind, k) != own {
+				continue
+			}
+			if cs[i].why == nil {
+				return i
+			}
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	return first
 }
 
 // eval evaluates v against each type of ts at once and returns the index
@@ -293,6 +501,7 @@ func (w *walker) single(v any, t *Type, depth int) (result, bool) {
 // made by this call (decoded from JSON text), so that its maps and slices
 // may be changed in place where no other result can see them.
 func (w *walker) eval(v any, ts []*Type, depth int, owned bool) int {
+	w.ensure()
 	base := w.push(len(ts))
 	if len(ts) == 1 && ts[0].kind != typeUnion {
 		w.evalKinds(v, ts, base, depth, owned)
@@ -314,7 +523,7 @@ func (w *walker) eval(v any, ts []*Type, depth int, owned bool) int {
 	w.evalKinds(v, es, eb, depth, owned && len(es) == 1)
 	for i, t := range ts {
 		if t.kind == typeUnion {
-			w.res[base+i] = w.chooseKind(kindOf(v), t, es, eb)
+			w.res[base+i] = w.chooseKind(kindOf(v), t, es, w.res[eb:eb+len(es)])
 		} else {
 			w.res[base+i] = w.res[eb+slices.Index(es, t)]
 		}
@@ -337,7 +546,7 @@ func (w *walker) evalKinds(v any, es []*Type, rb int, depth int, owned bool) {
 		w.evalObject(x, es, rb, depth, owned)
 		return
 	case []any:
-		w.evalArray(x, es, rb, depth, owned)
+		w.evalArray(v, x, es, rb, depth, owned)
 		return
 	case json.RawMessage:
 		w.evalRawMessage(x, es, rb, depth)
@@ -357,7 +566,7 @@ func (w *walker) evalKinds(v any, es []*Type, rb int, depth int, owned bool) {
 }
 
 // chooseKind is the result of a value of kind k against union u, from the
-// results of its members (es[i] at w.res[eb+i]):
+// results of its members (rs[i] for es[i]):
 //
 //  1. A value that conforms to a member, keywords included, is kept.
 //  2. An object that can satisfy the discriminating keywords of some
@@ -372,69 +581,18 @@ func (w *walker) evalKinds(v any, es []*Type, rb int, depth int, owned bool) {
 // measured by the value the text holds: parsed, the value is kept where
 // the rules above would keep it. The keywords thus only choose a member;
 // they never fail a value.
-func (w *walker) chooseKind(k kind, u *Type, es []*Type, eb int) result {
-	get := func(m *Type) *result { return &w.res[eb+slices.Index(es, m)] }
-	text := false
-	if k == kindString {
-		for _, m := range u.members {
-			if r := get(m); r.state == fits {
-				return result{}
-			} else if r.text != 0 {
-				k, text = r.text, true
-			}
-		}
+func (w *walker) chooseKind(k kind, u *Type, es []*Type, rs []result) result {
+	i := choose(k, u, es, rs)
+	if i < 0 {
+		return result{}
 	}
-	// fit is r as the value conforming to a member: as it is, or parsed.
-	fit := func(r *result) (result, bool) {
-		switch {
-		case r.state == fits:
-			return result{}, true
-		case text && r.textFit:
-			return *r, true
-		}
-		return result{}, false
-	}
-	for _, m := range u.members {
-		r := get(m)
-		if f, ok := fit(r); ok && (m.kind != typeObject || !m.keyed || r.keys&keysAsIs != 0) {
-			return f
-		}
-	}
-	var first *result
-	for _, m := range u.members {
-		if r := get(m); m.kind == typeObject && r.keys&keysSat != 0 {
-			if r.state != failed {
-				return *r
-			}
-			if first == nil {
-				first = r
-			}
-		}
-	}
-	if first == nil {
-		for _, m := range u.members {
-			if f, ok := fit(get(m)); ok {
-				return f
-			}
-		}
-		for _, own := range [2]bool{true, false} {
-			for _, m := range u.members {
-				if matchesKind(m.kind, k) != own {
-					continue
-				}
-				r := get(m)
-				if r.state == converted {
-					return *r
-				}
-				if first == nil {
-					first = r
-				}
-			}
-		}
-	}
-	r := *first
-	// The value itself failed, not something inside it: name the whole
-	// union, which is what the value was measured against.
+	return w.named(rs[i], u)
+}
+
+// named is r, the result of a member of union u: where the value itself
+// failed, not something inside it, the failure names the whole union,
+// which is what the value was measured against.
+func (w *walker) named(r result, u *Type) result {
 	switch {
 	case r.leaf > 0:
 		e := w.leaves[r.leaf-1]
@@ -447,6 +605,74 @@ func (w *walker) chooseKind(k kind, u *Type, es []*Type, eb int) result {
 		r.fail = leafFailure(e)
 	}
 	return r
+}
+
+// choose is the rule of chooseKind: the index in rs (the results of es)
+// of the member whose result is the union's, or -1 when the value is kept
+// as it is.
+func choose(k kind, u *Type, es []*Type, rs []result) int {
+	at := func(m *Type) int { return slices.Index(es, m) }
+	text := false
+	if k == kindString {
+		for _, m := range u.members {
+			if r := &rs[at(m)]; r.state == fits {
+				return -1
+			} else if tk := r.keys.textKind(); tk != 0 {
+				k, text = tk, true
+			}
+		}
+	}
+	// fits is the value conforming to a member: as it is (-1), or parsed
+	// (the member's index).
+	fits := func(i int) (int, bool) {
+		switch r := &rs[i]; {
+		case r.state == fits:
+			return -1, true
+		case text && r.keys&keysTextFit != 0:
+			return i, true
+		}
+		return 0, false
+	}
+	for _, m := range u.members {
+		i := at(m)
+		if f, ok := fits(i); ok && (m.kind != typeObject || !m.keyed || rs[i].keys&keysAsIs != 0) {
+			return f
+		}
+	}
+	first := -1
+	for _, m := range u.members {
+		if i := at(m); m.kind == typeObject && rs[i].keys&keysSat != 0 {
+			if rs[i].state != failed {
+				return i
+			}
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if first >= 0 {
+		return first
+	}
+	for _, m := range u.members {
+		if f, ok := fits(at(m)); ok {
+			return f
+		}
+	}
+	for _, own := range [2]bool{true, false} {
+		for _, m := range u.members {
+			if matchesKind(m.kind, k) != own {
+				continue
+			}
+			i := at(m)
+			if rs[i].state == converted {
+				return i
+			}
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	return first
 }
 
 // A cand is an object or array type that a container is evaluated against,
@@ -590,7 +816,20 @@ func (w *walker) member(x any, at child, e any, cb, depth int, owned, inPlace bo
 			c.open = true
 		}
 	}
-	if len(w.types) == tb {
+	switch len(w.types) - tb {
+	case 0:
+		return
+	case 1: // the usual case: one type for the member, often one it fits
+		r := w.one(e, w.types[tb], depth+1, owned)
+		w.settleResult(&r, e, w.types[tb])
+		if w.limit == nil {
+			for ci := cb; ci < len(w.cands); ci++ {
+				if c := &w.cands[ci]; c.k >= 0 {
+					c.take(w, at, e, &r, x, inPlace)
+				}
+			}
+		}
+		w.types = w.types[:tb]
 		return
 	}
 	n := len(w.cands)
@@ -608,8 +847,10 @@ func (w *walker) member(x any, at child, e any, cb, depth int, owned, inPlace bo
 	w.res, w.types = w.res[:r0], w.types[:tb]
 }
 
-func (w *walker) evalArray(x []any, es []*Type, rb, depth int, owned bool) {
-	cb, text := w.containerCands(x, typeArray, es, rb)
+// evalArray evaluates the slice x, which v holds, against es. v goes to
+// the members' evaluations as it is: boxing x again would allocate.
+func (w *walker) evalArray(v any, x []any, es []*Type, rb, depth int, owned bool) {
+	cb, text := w.containerCands(v, typeArray, es, rb)
 	if n := len(w.cands) - cb; n > 0 {
 		if depth >= w.maxDepth {
 			w.tooDeep()
@@ -618,19 +859,19 @@ func (w *walker) evalArray(x []any, es []*Type, rb, depth int, owned bool) {
 		}
 		inPlace := owned && len(es) == 1
 		for i, e := range x {
-			w.member(x, child{index: i}, e, cb, depth, owned, inPlace)
+			w.member(v, child{index: i}, e, cb, depth, owned, inPlace)
 			if w.limit != nil {
 				break
 			}
 		}
 		for ci := cb; ci < len(w.cands); ci++ {
-			w.res[rb+w.cands[ci].j] = w.cands[ci].result(x)
+			w.res[rb+w.cands[ci].j] = w.cands[ci].result(v)
 		}
 		clear(w.cands[cb:])
 		w.cands = w.cands[:cb]
 	}
 	if text {
-		w.toText(x, es, rb, depth)
+		w.toText(v, es, rb, depth)
 	}
 }
 
