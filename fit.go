@@ -1,6 +1,7 @@
 package coerce
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 )
@@ -618,4 +619,461 @@ func numbersEqual(a, b any) bool {
 	da, sa := na.significand()
 	db, sb := nb.significand()
 	return da == db && (da == "" || sa == sb && na.neg == nb.neg)
+}
+
+// The fit checks of JSON text, beside those of values above: CoerceJSON
+// runs them as its one validating pass over the arguments.
+
+// fitArgs validates the argument object that starts at data[i] and fits
+// each parameter to its type; once one does not fit, the rest is only
+// validated.
+func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, err error) {
+	fits = true
+	i = skipJSONSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return i + 1, true, nil
+	}
+	for {
+		if i >= len(data) {
+			return 0, false, errJSONEOF(len(data))
+		}
+		if data[i] != '"' {
+			return 0, false, errJSONChar(data, i, "looking for beginning of object key string")
+		}
+		keyEnd, escaped, e := scanJSONString(data, i+1)
+		if e != nil {
+			return 0, false, e
+		}
+		var ft *Type
+		if fits && params != nil {
+			ft = rawField(params, data[i+1:keyEnd-1], escaped)
+		}
+		if i, e = scanJSONColon(data, keyEnd); e != nil {
+			return 0, false, e
+		}
+		var ok bool
+		if i, ok, e = f.fitRaw(data, i, ft, 1); e != nil {
+			return 0, false, e
+		}
+		fits = fits && ok
+		i = skipJSONSpace(data, i)
+		switch {
+		case i >= len(data):
+			return 0, false, errJSONEOF(len(data))
+		case data[i] == ',':
+			i = skipJSONSpace(data, i+1)
+		case data[i] == '}':
+			return i + 1, fits, nil
+		default:
+			return 0, false, errJSONChar(data, i, "after object key:value pair")
+		}
+	}
+}
+
+// rawField is Type.field for a key as it stands in JSON text, between its
+// quotes: decoded only if it has escapes.
+func rawField(t *Type, key []byte, escaped bool) *Type {
+	if escaped {
+		return t.field(keyString(key))
+	}
+	if t.patterns != nil {
+		return t.patterns.fieldBytes(t, key)
+	}
+	if f, ok := t.props[string(key)]; ok { // no allocation: the conversion is in the map index
+		return f
+	}
+	return t.rest
+}
+
+// A rawChild names a member of a container in JSON text: the bytes of an
+// object's key (between the quotes), or an array's index (index >= 0).
+// The key is decoded into a string only where a path needs it.
+type rawChild struct {
+	key     []byte
+	escaped bool
+	index   int
+}
+
+// of is the type that container type t declares for the member.
+func (c rawChild) of(t *Type) *Type {
+	if c.index >= 0 {
+		return t.item(c.index)
+	}
+	return rawField(t, c.key, c.escaped)
+}
+
+// child is the member's name in a path.
+func (c rawChild) child() child {
+	if c.index >= 0 {
+		return child{index: c.index}
+	}
+	return child{key: keyString(c.key), index: -1}
+}
+
+// known is Type.known for a key in JSON text.
+func (c rawChild) known(t *Type) bool {
+	if c.escaped {
+		return t.known(keyString(c.key))
+	}
+	if _, ok := t.props[string(c.key)]; ok {
+		return true
+	}
+	return t.patterns != nil && t.patterns.match(c.key) != 0
+}
+
+// is reports whether the member's key is k.
+func (c rawChild) is(k string) bool {
+	if c.escaped {
+		return keyString(c.key) == k
+	}
+	return string(c.key) == k
+}
+
+// keyString decodes a key as it stands in valid JSON text, between its
+// quotes.
+func keyString(key []byte) string {
+	if bytes.IndexByte(key, '\\') < 0 {
+		return string(key)
+	}
+	quoted := make([]byte, 0, len(key)+2)
+	quoted = append(append(append(quoted, '"'), key...), '"')
+	s, err := decodeJSON(quoted, false, 1)
+	if err != nil {
+		return string(key)
+	}
+	return s.(string)
+}
+
+// tokenKind is the kind of the JSON value that starts with byte c.
+func tokenKind(c byte) kind {
+	switch c {
+	case '{':
+		return kindObject
+	case '[':
+		return kindArray
+	case '"':
+		return kindString
+	case 't', 'f':
+		return kindBool
+	case 'n':
+		return kindNull
+	}
+	return kindNumber
+}
+
+// fitRaw validates the JSON value that starts at data[i] (after optional
+// whitespace), nested in depth containers, and reports where it ends and
+// whether it fits t as it is. It allocates nothing (keys with escapes
+// aside), and reads each byte once.
+func (f *fitter) fitRaw(data []byte, i int, t *Type, depth int) (end int, ok bool, err *Error) {
+	i = skipJSONSpace(data, i)
+	if i >= len(data) {
+		return 0, false, errJSONEOF(len(data))
+	}
+	if t.isAny() {
+		end, err = skipNested(data, i, depth, f.maxDepth)
+		return end, err == nil, err
+	}
+	if f.work++; f.work > f.budget {
+		end, err = skipNested(data, i, depth, f.maxDepth)
+		return end, false, err
+	}
+	k := tokenKind(data[i])
+	switch t.kind {
+	case typeUnion:
+		return f.fitRawUnion(data, i, t, k, depth)
+	case typeObject, typeArray:
+		if k == kindNull {
+			end, err = scanJSONLiteral(data, i, "null")
+			return end, err == nil, err
+		}
+		if t.kind.valueKind() != k || !t.constrains() {
+			end, err = skipNested(data, i, depth, f.maxDepth)
+			return end, t.kind.valueKind() == k, err
+		}
+		var mask uint64
+		end, mask, err = f.fitRawMany(data, i, []*Type{t}, depth, nil)
+		return end, mask != 0, err
+	}
+	end, err = skipNested(data, i, depth, f.maxDepth)
+	if err != nil {
+		return 0, false, err
+	}
+	return end, fitRawScalar(data[i:end], k, t), nil
+}
+
+// fitRawScalar fits the scalar JSON value tok, of kind k, to scalar type t.
+func fitRawScalar(tok []byte, k kind, t *Type) bool {
+	switch {
+	case k == kindNull:
+		return true
+	case t.kind == typeInteger:
+		return k == kindNumber && numberTextWhole(tok)
+	}
+	return t.kind.valueKind() == k
+}
+
+// fitRawUnion is fitUnion on JSON text.
+func (f *fitter) fitRawUnion(data []byte, i int, u *Type, k kind, depth int) (int, bool, *Error) {
+	var ms typeSet
+	keyed := false
+	for _, m := range u.members {
+		if matchesKind(m.kind, k) || k == kindNumber && m.kind == typeInteger {
+			if ms.add(m) < 0 {
+				end, err := skipNested(data, i, depth, f.maxDepth)
+				return end, false, err
+			}
+			keyed = keyed || m.keyed
+		}
+	}
+	switch {
+	case k == kindNull:
+		end, err := scanJSONLiteral(data, i, "null")
+		return end, true, err
+	case ms.n == 0:
+		end, err := skipNested(data, i, depth, f.maxDepth)
+		return end, false, err
+	case ms.n == 1 && !keyed:
+		return f.fitRaw(data, i, ms.list[0], depth)
+	}
+	var ks [maxSet]keys
+	end, mask, err := f.fitRawMany(data, i, ms.slice(), depth, &ks)
+	if err != nil {
+		return 0, false, err
+	}
+	return end, unionFitsKeys(&ms, mask, &ks), nil
+}
+
+// fitRawMany is fitMany on JSON text: it validates the value at data[i]
+// and returns the set of types of ts it fits; with ks, it also tells how
+// an object meets the keywords of each object type.
+func (f *fitter) fitRawMany(data []byte, i int, ts []*Type, depth int, ks *[maxSet]keys) (int, uint64, *Error) {
+	if f.work += len(ts); f.work > f.budget {
+		end, err := skipNested(data, i, depth, f.maxDepth)
+		return end, 0, err
+	}
+	k := tokenKind(data[i])
+	if k != kindObject && k != kindArray {
+		end, err := skipNested(data, i, depth, f.maxDepth)
+		if err != nil {
+			return 0, 0, err
+		}
+		var mask uint64
+		for j, t := range ts {
+			if t.isAny() || fitRawScalar(data[i:end], k, t) {
+				mask |= 1 << j
+			}
+		}
+		return end, mask, nil
+	}
+	if depth >= f.maxDepth {
+		return 0, 0, errJSONDepth(f.maxDepth, i)
+	}
+	tk := typeArray
+	if k == kindObject {
+		tk = typeObject
+	}
+	mask := f.kindMask(ts, tk, depth)
+	var kt rawKeys
+	if ks != nil && k == kindObject {
+		kt.start(ts, mask)
+	}
+	var cs typeSet
+	n := 0
+	i = skipJSONSpace(data, i+1)
+	closer := byte(']')
+	if k == kindObject {
+		closer = '}'
+	}
+	if i < len(data) && data[i] == closer {
+		kt.finish(ts, ks)
+		return i + 1, mask, nil
+	}
+	for {
+		at := rawChild{index: n}
+		if k == kindObject {
+			if i >= len(data) {
+				return 0, 0, errJSONEOF(len(data))
+			}
+			if data[i] != '"' {
+				return 0, 0, errJSONChar(data, i, "looking for beginning of object key string")
+			}
+			keyEnd, escaped, err := scanJSONString(data, i+1)
+			if err != nil {
+				return 0, 0, err
+			}
+			at = rawChild{key: data[i+1 : keyEnd-1], escaped: escaped, index: -1}
+			if i, err = scanJSONColon(data, keyEnd); err != nil {
+				return 0, 0, err
+			}
+			i = skipJSONSpace(data, i)
+			if i >= len(data) {
+				return 0, 0, errJSONEOF(len(data))
+			}
+			kt.key(ts, at)
+		}
+		var err *Error
+		valStart := i
+		if mask == 0 {
+			i, err = skipNested(data, i, depth+1, f.maxDepth)
+		} else {
+			i, mask, err = f.fitRawChild(data, i, ts, mask, &cs, at, depth)
+		}
+		if err != nil {
+			return 0, 0, err
+		}
+		if k == kindObject && kt.on {
+			kt.value(ts, at, data[valStart:i])
+		}
+		n++
+		i = skipJSONSpace(data, i)
+		switch {
+		case i >= len(data):
+			return 0, 0, errJSONEOF(len(data))
+		case data[i] == ',':
+			i = skipJSONSpace(data, i+1)
+		case data[i] == closer:
+			kt.finish(ts, ks)
+			return i + 1, mask, nil
+		case k == kindObject:
+			return 0, 0, errJSONChar(data, i, "after object key:value pair")
+		default:
+			return 0, 0, errJSONChar(data, i, "after array element")
+		}
+	}
+}
+
+// fitRawChild is fitChild on JSON text.
+func (f *fitter) fitRawChild(data []byte, i int, ts []*Type, mask uint64, cs *typeSet, at rawChild, depth int) (int, uint64, *Error) {
+	cs.reset()
+	var idx [maxSet]int8
+	for j, t := range ts {
+		idx[j] = -1
+		if mask&(1<<j) == 0 || t.isAny() || !t.constrains() {
+			continue
+		}
+		ct := at.of(t)
+		if ct.isAny() {
+			continue
+		}
+		if idx[j] = int8(cs.add(ct)); idx[j] < 0 {
+			end, err := skipNested(data, i, depth+1, f.maxDepth)
+			return end, 0, err
+		}
+	}
+	var end int
+	var got uint64
+	var err *Error
+	switch cs.n {
+	case 0:
+		end, err = skipNested(data, i, depth+1, f.maxDepth)
+		return end, mask, err
+	case 1:
+		var ok bool
+		end, ok, err = f.fitRaw(data, i, cs.list[0], depth+1)
+		if ok {
+			got = 1
+		}
+	default:
+		end, got, err = f.fitRawMany(data, i, cs.slice(), depth+1, nil)
+		// A union member among the child types needs its own keywords:
+		// fitRawMany fits the members of unions through fitRaw.
+	}
+	for j := range ts {
+		if idx[j] >= 0 && got&(1<<idx[j]) == 0 {
+			mask &^= 1 << j
+		}
+	}
+	return end, mask, err
+}
+
+// rawKeys tracks, while an object's members go by, how the object meets
+// the discriminating keywords of the keyed object types of a set.
+type rawKeys struct {
+	on     bool
+	seen   [maxSet]uint64 // per type: which of its required keys were seen (the first 64)
+	lost   uint64         // types whose keywords the object cannot satisfy
+	unsure uint64         // types whose keywords it may satisfy after coercion
+}
+
+func (kt *rawKeys) start(ts []*Type, mask uint64) {
+	for _, t := range ts {
+		kt.on = kt.on || t.keyed
+	}
+}
+
+func (kt *rawKeys) key(ts []*Type, key rawChild) {
+	if !kt.on {
+		return
+	}
+	for j, t := range ts {
+		if !t.keyed {
+			continue
+		}
+		if t.closed && !key.known(t) {
+			kt.lost |= 1 << j
+		}
+		for r, req := range t.required[:min(len(t.required), 64)] {
+			if key.is(req) {
+				kt.seen[j] |= 1 << r
+			}
+		}
+	}
+}
+
+// value compares the value of key with the const or enum of its property.
+func (kt *rawKeys) value(ts []*Type, key rawChild, tok []byte) {
+	for j, t := range ts {
+		pt := key.of(t)
+		if _, ok := t.props[string(key.key)]; !ok || key.escaped {
+			pt = nil
+		}
+		if !t.keyed || pt == nil || pt.enum == nil {
+			continue
+		}
+		v, ok := rawScalar(tok)
+		switch {
+		case !ok || !fitScalarOrNull(v, pt):
+			kt.unsure |= 1 << j
+		case !enumHas(pt.enum, v):
+			kt.lost |= 1 << j
+		}
+	}
+}
+
+func (kt *rawKeys) finish(ts []*Type, ks *[maxSet]keys) {
+	if ks == nil {
+		return
+	}
+	for j, t := range ts {
+		switch {
+		case t.kind != typeObject:
+			ks[j] = 0
+		case !t.keyed:
+			ks[j] = keysSat | keysAsIs
+		case kt.lost&(1<<j) != 0 || len(t.required) > 64 || kt.seen[j] != 1<<len(t.required)-1:
+			ks[j] = 0
+		case kt.unsure&(1<<j) != 0:
+			ks[j] = keysUnsure
+		default:
+			ks[j] = keysSat | keysAsIs
+		}
+	}
+}
+
+// rawScalar decodes a scalar JSON value for comparison with an enum;
+// ok is false for objects and arrays.
+func rawScalar(tok []byte) (any, bool) {
+	switch tokenKind(tok[0]) {
+	case kindObject, kindArray:
+		return nil, false
+	case kindNull:
+		return nil, true
+	case kindBool:
+		return tok[0] == 't', true
+	case kindNumber:
+		return json.Number(tok), true
+	}
+	v, err := decodeJSON(tok, false, 1)
+	return v, err == nil
 }
