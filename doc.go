@@ -56,7 +56,7 @@
 // Union[A, B], A | B (see ParseType). A Schema gives the types of a whole
 // argument set from a JSON Schema (ParseSchema, for an MCP tool's input
 // schema), from a map of declarations (SchemaFromTypes, for a workflow
-// node) or from a Go struct (SchemaFromStruct). Schema.Coerce converts
+// node) or from a Go struct (SchemaFor). Schema.Coerce converts
 // decoded arguments parameter by parameter; Schema.CoerceJSON does the same
 // on raw JSON and copies the bytes of everything it does not change.
 //

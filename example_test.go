@@ -206,7 +206,7 @@ func ExampleSchemaFromTypes() {
 }
 
 // A node that takes a typed Go input.
-func ExampleSchemaFromStruct() {
+func ExampleSchemaFor() {
 	type Task struct {
 		ID    int      `json:"id"`
 		Files []string `json:"files"`
@@ -215,7 +215,7 @@ func ExampleSchemaFromStruct() {
 		Tasks []Task `json:"tasks"`
 		Note  *string
 	}
-	schema, _ := coerce.SchemaFromStruct(Input{})
+	schema, _ := coerce.SchemaFor[Input]()
 	t, _ := schema.Lookup("tasks")
 	fmt.Println(t)
 

@@ -12,13 +12,19 @@ import (
 	"unicode"
 )
 
-// SchemaFromStruct builds a schema from a Go struct type with the default
-// Options. See Options.SchemaFromStruct.
-func SchemaFromStruct(v any) (*Schema, error) { return Options{}.SchemaFromStruct(v) }
+// SchemaFor builds the schema of the Go struct type T (or a pointer to
+// it) with the default Options: the parameters are T's fields. See
+// Options.SchemaForType.
+//
+//	schema, err := coerce.SchemaFor[SendInput]()
+func SchemaFor[T any]() (*Schema, error) { return Options{}.SchemaForType(reflect.TypeFor[T]()) }
 
-// SchemaFromStruct builds a schema from a Go struct type, for engines whose
-// nodes take typed inputs: v is a struct, a pointer to one, or its
-// reflect.Type. Each parameter is declared with the shape encoding/json
+// SchemaForType is SchemaFor for a reflect.Type, with the default Options.
+func SchemaForType(t reflect.Type) (*Schema, error) { return Options{}.SchemaForType(t) }
+
+// SchemaForType builds the schema of a Go struct type (or a pointer to
+// one), for engines whose nodes take typed inputs. Each parameter is a
+// field, declared with the shape encoding/json
 // decodes into the field, the shape Unmarshal converts to (see Unmarshal for
 // the rules): fields are named and skipped as encoding/json does (json tags,
 // "-", embedded structs promoting their fields), a pointer is nullable, a
@@ -26,21 +32,18 @@ func SchemaFromStruct(v any) (*Schema, error) { return Options{}.SchemaFromStruc
 // from text (encoding.TextUnmarshaler, time.Time); json.RawMessage,
 // interfaces and types with their own UnmarshalJSON are any, except a struct
 // whose exported fields carry json tags, which is declared by its fields.
-func (o Options) SchemaFromStruct(v any) (*Schema, error) {
-	rt, ok := v.(reflect.Type)
-	if !ok {
-		rt = reflect.TypeOf(v)
-	}
+func (o Options) SchemaForType(t reflect.Type) (*Schema, error) {
+	rt := t
 	for rt != nil && rt.Kind() == reflect.Pointer {
 		rt = rt.Elem()
 	}
 	if rt == nil || rt.Kind() != reflect.Struct {
-		return nil, &Error{Value: v, Err: ErrKind, Detail: "SchemaFromStruct wants a struct type"}
+		return nil, &Error{Value: t, Err: ErrKind, Detail: "SchemaForType wants a struct type"}
 	}
 	return newSchema(goType(rt), o), nil
 }
 
-// Why derive from the decoding side: SchemaFromStruct and Unmarshal both
+// Why derive from the decoding side: SchemaForType and Unmarshal both
 // serve code that decodes arguments into a Go type with encoding/json, so
 // the shape that matters is the one the decoder accepts. A type with its
 // own MarshalJSON but no UnmarshalJSON decodes by its kind and fields, and
@@ -60,7 +63,7 @@ var (
 	bytesType = newUnion([]*Type{stringType, newList(integerType)})
 )
 
-// The cache of the Types of Go types, for Unmarshal and SchemaFromStruct:
+// The cache of the Types of Go types, for Unmarshal and SchemaForType:
 // derived once per reflect.Type, then read without a lock. Programs have a
 // fixed set of types, but reflect.StructOf can make new ones without end,
 // so at most maxCachedGoTypes are kept; the others are derived each time.

@@ -592,7 +592,7 @@ func TestWorkBudget(t *testing.T) {
 	}
 }
 
-// 6. SchemaFromStruct derives recursive types of every kind, as field
+// 6. SchemaFor derives recursive types of every kind, as field
 // types, without overflowing the stack.
 type (
 	recursiveSlice  []recursiveSlice
@@ -603,8 +603,8 @@ type (
 	}
 )
 
-func TestSchemaFromStructRecursiveNonStructTypes(t *testing.T) {
-	s, err := SchemaFromStruct(recursiveHolder{})
+func TestSchemaForRecursiveNonStructTypes(t *testing.T) {
+	s, err := SchemaFor[recursiveHolder]()
 	if err != nil {
 		t.Fatal(err)
 	}

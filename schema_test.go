@@ -642,7 +642,7 @@ func TestSchemaLookup(t *testing.T) {
 			t.Errorf("%s: Lookup(%q) = %v, %t; want found %t", tt.schema, tt.param, got, ok, tt.want != "")
 			continue
 		}
-		if ok && (got.String() != tt.want || got.Kind() != tt.kind) {
+		if ok && (got.String() != tt.want || got.Kind().String() != tt.kind) {
 			t.Errorf("%s: Lookup(%q) = %s (kind %s), want %s (kind %s)", tt.schema, tt.param, got, got.Kind(), tt.want, tt.kind)
 		}
 	}
@@ -874,7 +874,7 @@ func TestSchemaFromTypesErrors(t *testing.T) {
 	}
 }
 
-// Struct types for SchemaFromStruct: a workflow node's typed input.
+// Struct types for SchemaForType: a workflow node's typed input.
 type (
 	sfsAudit struct {
 		CreatedBy string `json:"created_by"`
@@ -913,18 +913,18 @@ type (
 
 func (l sfsLevel) MarshalText() ([]byte, error) { return []byte("level-" + strconv.Itoa(int(l))), nil }
 
-func TestSchemaFromStruct(t *testing.T) {
+func TestSchemaForType(t *testing.T) {
 	_ = sfsInput{internal: 0} // an unexported field, to be skipped
-	for _, v := range []any{sfsInput{}, &sfsInput{}, reflect.TypeFor[sfsInput]()} {
-		s, err := SchemaFromStruct(v)
+	for _, rt := range []reflect.Type{reflect.TypeFor[sfsInput](), reflect.TypeFor[*sfsInput]()} {
+		s, err := SchemaForType(rt)
 		if err != nil {
-			t.Fatalf("SchemaFromStruct(%T): %v", v, err)
+			t.Fatalf("SchemaForType(%v): %v", rt, err)
 		}
 		if got, want := len(s.Type().props), 17; got != want {
-			t.Errorf("SchemaFromStruct(%T) has %d properties, want %d", v, got, want)
+			t.Errorf("SchemaForType(%v) has %d properties, want %d", rt, got, want)
 		}
 	}
-	s, err := SchemaFromStruct(sfsInput{})
+	s, err := SchemaFor[sfsInput]()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1014,8 +1014,8 @@ func TestSchemaFromStruct(t *testing.T) {
 	}
 
 	for _, v := range []any{nil, 5, "x", map[string]any{}, []sfsStep{}, (*int)(nil)} {
-		if s, err := SchemaFromStruct(v); err == nil || !errors.Is(err, ErrKind) {
-			t.Errorf("SchemaFromStruct(%T) = %v, %v; want an error wrapping ErrKind", v, s, err)
+		if s, err := SchemaForType(reflect.TypeOf(v)); err == nil || !errors.Is(err, ErrKind) {
+			t.Errorf("SchemaForType(%T) = %v, %v; want an error wrapping ErrKind", v, s, err)
 		}
 	}
 }
@@ -1041,11 +1041,11 @@ type (
 	}
 )
 
-// TestSchemaFromStructFieldsAsEncodingJSON checks the documented promise
+// TestSchemaForTypeFieldsAsEncodingJSON checks the documented promise
 // "Fields are named and skipped as encoding/json does" against
 // encoding/json itself: the properties are the keys json.Marshal writes,
 // and each has the type of the field encoding/json picked.
-func TestSchemaFromStructFieldsAsEncodingJSON(t *testing.T) {
+func TestSchemaForTypeFieldsAsEncodingJSON(t *testing.T) {
 	v := sfsBoth{sfsLeft{sfsDeep{1}, "y"}, sfsRight{[]string{"a"}, 2}, []string{"t"}}
 	text, err := json.Marshal(v)
 	if err != nil {
@@ -1055,7 +1055,7 @@ func TestSchemaFromStructFieldsAsEncodingJSON(t *testing.T) {
 	if err := json.Unmarshal(text, &written); err != nil {
 		t.Fatal(err)
 	}
-	s, err := SchemaFromStruct(v)
+	s, err := SchemaForType(reflect.TypeOf(v))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -160,15 +160,15 @@ func (t *Type) String() string {
 	return t.name
 }
 
-// Kind names what t declares: "any", "null", "boolean", "integer",
-// "number", "string", "array", "object", or "union" (see Members).
-func (t *Type) Kind() string {
+// Kind is what t declares: Any, Null, Boolean, Integer, Number, String,
+// Array, Object, or Union (see Members).
+func (t *Type) Kind() Kind {
 	if t == nil {
-		return "any"
+		return Any
 	}
-	return [...]string{
-		typeAny: "any", typeNull: "null", typeBoolean: "boolean", typeInteger: "integer",
-		typeNumber: "number", typeString: "string", typeArray: "array", typeObject: "object", typeUnion: "union",
+	return [...]Kind{
+		typeAny: Any, typeNull: Null, typeBoolean: Boolean, typeInteger: Integer,
+		typeNumber: Number, typeString: String, typeArray: Array, typeObject: Object, typeUnion: Union,
 	}[t.kind]
 }
 
@@ -179,6 +179,40 @@ func (t *Type) Members() []*Type {
 		return nil
 	}
 	return t.members
+}
+
+// Item returns the type an array type declares for element i (of a tuple,
+// or of a JSON Schema's prefixItems, its own; of a list, the elements').
+// It is the Any type for any element of a type that is not an array.
+func (t *Type) Item(i int) *Type {
+	if t == nil || t.kind != typeArray || i < 0 {
+		return anyType
+	}
+	return orAny(t.item(i))
+}
+
+// Elem returns the type of the elements of an array type beyond its
+// tuple items (list[T]: T), or of the values of an object type's
+// properties that it does not name (dict[str, T]: T); Any for other types.
+func (t *Type) Elem() *Type {
+	switch {
+	case t == nil:
+	case t.kind == typeArray:
+		return orAny(t.elem)
+	case t.kind == typeObject:
+		return orAny(t.rest)
+	}
+	return anyType
+}
+
+// Property returns the type an object type declares for the property
+// name: its own, or that of the patternProperties it matches, or else the
+// type of the other properties; Any for other types.
+func (t *Type) Property(name string) *Type {
+	if t == nil || t.kind != typeObject {
+		return anyType
+	}
+	return orAny(t.field(name))
 }
 
 // isAny reports whether every value conforms to t; a nil *Type is any.

@@ -37,7 +37,7 @@ func TestParseTypeNames(t *testing.T) {
 				t.Errorf("ParseType(%q): %v", expr, err)
 				continue
 			}
-			if got := typ.Kind(); got != kind {
+			if got := typ.Kind().String(); got != kind {
 				t.Errorf("ParseType(%q).Kind() = %q, want %q", expr, got, kind)
 			}
 			if got := typ.String(); got != kind {
@@ -58,7 +58,7 @@ func TestParseTypeEmpty(t *testing.T) {
 			t.Errorf("ParseType(%q): %v", expr, err)
 			continue
 		}
-		if typ.Kind() != "any" || typ.String() != "any" {
+		if typ.Kind() != Any || typ.String() != "any" {
 			t.Errorf("ParseType(%q) = %s (%s), want any", expr, typ, typ.Kind())
 		}
 	}
@@ -117,7 +117,7 @@ func TestParseTypeGeneric(t *testing.T) {
 		if got := typ.String(); got != c.want {
 			t.Errorf("ParseType(%q).String() = %q, want %q", c.expr, got, c.want)
 		}
-		if got := typ.Kind(); got != c.kind {
+		if got := typ.Kind().String(); got != c.kind {
 			t.Errorf("ParseType(%q).Kind() = %q, want %q", c.expr, got, c.kind)
 		}
 		var members []string
@@ -274,7 +274,7 @@ func TestTypeMembers(t *testing.T) {
 	u := MustParseType("int | str | None")
 	var got []string
 	for _, m := range u.Members() {
-		got = append(got, m.Kind()+":"+m.String())
+		got = append(got, m.Kind().String()+":"+m.String())
 	}
 	if d := cmp.Diff([]string{"integer:integer", "string:string", "null:null"}, got); d != "" {
 		t.Errorf("Members (-want +got):\n%s", d)
@@ -376,5 +376,32 @@ func TestAllocs(t *testing.T) {
 	cachedType("Optional[Dict[str, list[int]]]")
 	if allocs := testing.AllocsPerRun(100, func() { cachedType("Optional[Dict[str, list[int]]]") }); allocs != 0 {
 		t.Errorf("cached type expression: %v allocations, want 0", allocs)
+	}
+}
+
+func TestTypeAccessors(t *testing.T) {
+	typ := MustParseType("tuple[int, list[str]]")
+	if typ.Kind() != Array || typ.Item(0).Kind() != Integer || typ.Item(1).Elem().Kind() != String || typ.Item(2).Kind() != Any {
+		t.Errorf("tuple accessors: %v %v %v %v", typ.Kind(), typ.Item(0), typ.Item(1).Elem(), typ.Item(2))
+	}
+	dict := MustParseType("dict[str, Optional[int]]")
+	if dict.Elem().Kind() != Union || dict.Property("x") != dict.Elem() || len(dict.Elem().Members()) != 2 {
+		t.Errorf("dict accessors: %v %v", dict.Elem(), dict.Property("x"))
+	}
+	s, err := ParseSchema([]byte(`{"type":"object","properties":{"a":{"type":"integer"}},
+		"patternProperties":{"^x-":{"type":"boolean"}},"additionalProperties":{"type":"string"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := s.Type()
+	for name, want := range map[string]Kind{"a": Integer, "x-b": Boolean, "other": String} {
+		if got := obj.Property(name).Kind(); got != want {
+			t.Errorf("Property(%q) = %v, want %v", name, got, want)
+		}
+	}
+	for _, other := range []*Type{MustParseType("str"), nil} {
+		if other.Item(0).Kind() != Any || other.Elem().Kind() != Any || other.Property("a").Kind() != Any {
+			t.Errorf("accessors of %v are not Any", other)
+		}
 	}
 }

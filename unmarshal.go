@@ -17,7 +17,7 @@ func Unmarshal(data []byte, v any) error { return Options{}.Unmarshal(data, v) }
 // ({"tasks": "[{\"id\":1}]"}), stringified twice or fenced becomes the
 // array a []Task field wants, "5" becomes 5 for an int field and "true"
 // true for a bool, 5 becomes "5" for a string. The conversions are those
-// of ToDeclared, to the shape [Options.SchemaFromStruct] declares: fields
+// of ToDeclared, to the shape [Options.SchemaForType] declares: fields
 // are named as encoding/json names them, a pointer is nullable, a field
 // with the ",string" option is a string, and so are
 // [encoding.TextUnmarshaler] types and [time.Time]; [json.Number] and

@@ -128,7 +128,7 @@ func splitJoined(err error) []error {
 
 // The fuzz types must stay what they claim to exercise.
 func TestFuzzUnmarshalTypes(t *testing.T) {
-	s, err := SchemaFromStruct(fuzzInput{})
+	s, err := SchemaFor[fuzzInput]()
 	if err != nil {
 		t.Fatal(err)
 	}

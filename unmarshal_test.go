@@ -629,7 +629,7 @@ func TestUnmarshalLimits(t *testing.T) {
 }
 
 // TestUnmarshalGoTypes checks the types derived from Go types, for
-// Unmarshal and SchemaFromStruct alike.
+// Unmarshal and SchemaForType alike.
 func TestUnmarshalGoTypes(t *testing.T) {
 	type (
 		textKey  struct{ umLevel }
@@ -699,7 +699,7 @@ func TestUnmarshalGoTypes(t *testing.T) {
 		{badTag{B: 1}, map[string]string{"A": "integer", "b": "string"}},
 		{withText{}, map[string]string{"a": "string"}},
 	} {
-		s, err := SchemaFromStruct(tt.v)
+		s, err := SchemaForType(reflect.TypeOf(tt.v))
 		if err != nil {
 			t.Fatal(err)
 		}

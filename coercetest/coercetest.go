@@ -149,7 +149,7 @@ func Variants(schema *coerce.Schema, valid map[string]any) []Variant {
 	forms := map[string][]broken{}
 	for _, p := range slices.Sorted(maps.Keys(valid)) {
 		t, ok := schema.Lookup(p)
-		if !ok || t.Kind() == "any" {
+		if !ok || t.Kind() == coerce.Any {
 			continue
 		}
 		v, err := normalize(valid[p])
@@ -260,10 +260,10 @@ func breakValue(t *coerce.Type, v, orig any) []broken {
 func asJSONText(t *coerce.Type, kind string, v, orig any) []broken {
 	var first *coerce.Type
 	for _, m := range members(t) {
-		if m.Kind() == "string" {
+		if m.Kind() == coerce.String {
 			return nil
 		}
-		if first == nil && m.Kind() == kind {
+		if first == nil && m.Kind().String() == kind {
 			first = m
 		}
 	}
@@ -311,7 +311,7 @@ func fromString(t *coerce.Type, s string, orig any) []broken {
 			kind = "array"
 		}
 		for _, m := range members(t) {
-			if m.Kind() == kind {
+			if m.Kind().String() == kind {
 				return nil // tried first, and it might convert the value rather than fail
 			}
 		}
@@ -342,7 +342,7 @@ func taker(t *coerce.Type, sent any) string {
 	own := kindOf(sent)
 	for _, ownFirst := range []bool{true, false} {
 		for _, m := range members(t) {
-			if k := m.Kind(); sameKind(k, own) == ownFirst && takes(k, sent) {
+			if k := m.Kind().String(); sameKind(k, own) == ownFirst && takes(k, sent) {
 				return k
 			}
 		}

@@ -420,7 +420,7 @@ func TestVariantsOtherSchemas(t *testing.T) {
 		Payload string         `json:"payload"`
 		Meta    map[string]int `json:"meta"`
 	}
-	fromStruct, err := coerce.SchemaFromStruct(node{})
+	fromStruct, err := coerce.SchemaFor[node]()
 	if err != nil {
 		t.Fatal(err)
 	}

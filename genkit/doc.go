@@ -92,7 +92,7 @@
 // adk-go offers the same hook: an llmagent.BeforeToolCallback receives the
 // arguments the tool will run with, as a map it may edit in place, before
 // the tool validates them. Compile each tool's schema once, from its Go
-// input type with [coerce.SchemaFromStruct] or from its JSON Schema with
+// input type with [coerce.SchemaFor] or from its JSON Schema with
 // [coerce.ParseSchema], and the callback takes a few lines:
 //
 //	schemas := map[string]*coerce.Schema{"get_weather": weatherSchema}

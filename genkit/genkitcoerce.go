@@ -269,10 +269,10 @@ func compile(def map[string]any) *compiled {
 // declaresParams reports whether t gives parameters their types: an object
 // type, or a union with an object member (a nullable object).
 func declaresParams(t *coerce.Type) bool {
-	if t.Kind() == "object" {
+	if t.Kind() == coerce.Object {
 		return true
 	}
-	return slices.ContainsFunc(t.Members(), func(m *coerce.Type) bool { return m.Kind() == "object" })
+	return slices.ContainsFunc(t.Members(), func(m *coerce.Type) bool { return m.Kind() == coerce.Object })
 }
 
 func sameMap(a, b map[string]any) bool {

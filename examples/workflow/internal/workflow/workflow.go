@@ -51,7 +51,7 @@ func NewNode(params map[string]string, run func(ctx context.Context, params map[
 // into an In with encoding/json. The Out that run returns becomes the step's
 // output; it must encode as a JSON object.
 func NewTypedNode[In, Out any](run func(ctx context.Context, in In) (Out, error)) (*Node, error) {
-	s, err := coerce.SchemaFromStruct(new(In))
+	s, err := coerce.SchemaFor[In]()
 	if err != nil {
 		return nil, err
 	}
