@@ -16,14 +16,14 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-// The tables below follow DESIGN.md's conversion rules row by row, one
+// The tables below follow the README's conversion rules row by row, one
 // table per direction. TestToDeclaredContract then runs every row of every
 // table again to check the promises that hold for all of them: the input is
 // never mutated, a failure returns the input, a conforming value comes back
 // as it is, results conform and are fixed points, and the same input always
 // gives the same output.
 
-// errUnspecified stands for "some error" in a case where DESIGN.md says
+// errUnspecified stands for "some error" in a case where the README says
 // that the input is rejected but names no sentinel for it.
 var errUnspecified = errors.New("an error, sentinel unspecified")
 
@@ -54,7 +54,7 @@ type (
 
 // valueDiffOpts compares json.Number by exact decimal value, so that a
 // UseNumber result may say "1000" or "1e3" for the same number; float64 and
-// json.Number stay different types, as DESIGN.md tells them apart.
+// json.Number stay different types, as the README tells them apart.
 var valueDiffOpts = cmp.Options{
 	cmp.Comparer(func(a, b json.Number) bool { return sameDecimal(string(a), string(b)) }),
 }
@@ -316,7 +316,7 @@ func TestToDeclaredStringFromStructured(t *testing.T) {
 	runCoerceCases(t, stringFromStructuredCases())
 }
 
-// The numeric strings DESIGN.md admits and rejects, for integer and number
+// The numeric strings the README admits and rejects, for integer and number
 // alike unless a row says otherwise.
 var (
 	numeralSyntaxErrors = []string{
@@ -966,7 +966,7 @@ func checkNumbers(t *testing.T, v any, noFloats bool) {
 	}
 }
 
-// TestToDeclaredContract checks DESIGN.md's contract on every row of every
+// TestToDeclaredContract checks the README's contract on every row of every
 // table.
 func TestToDeclaredContract(t *testing.T) {
 	for table, cases := range coerceTables() {
@@ -1046,7 +1046,7 @@ func TestErrorMessage(t *testing.T) {
 	}
 }
 
-// TestSentinels checks that each sentinel is used where DESIGN.md says it
+// TestSentinels checks that each sentinel is used where the README says it
 // applies, one representative each.
 func TestSentinels(t *testing.T) {
 	for _, c := range []struct {

@@ -222,7 +222,7 @@ func TestDecodeNumbers(t *testing.T) {
 		{in: "1.7976931348623157e308", want: math.MaxFloat64},
 		{in: "-1.7976931348623157e308", want: -math.MaxFloat64},
 		{in: "4.9e-324", want: 5e-324},
-		// Never a rounded value (DESIGN.md, Hostile input): a nonzero number
+		// Never a rounded value (README, Hostile input): a nonzero number
 		// that float64 would round to zero is refused, as one that would
 		// round to infinity is. encoding/json returns 0 here.
 		{in: "1e-400", err: ErrPrecision, detail: "number 1e-400 out of float64 range at offset 0"},

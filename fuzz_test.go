@@ -16,13 +16,13 @@ import (
 	"unicode/utf8"
 )
 
-// The fuzz targets of this file check the contract of DESIGN.md on
+// The fuzz targets of this file check the contract of the README on
 // whatever the fuzzer makes up: no panic, nothing lost, nothing mutated,
 // every error with a sentinel. They are seeded from the conformance vectors
 // and from testdata/fuzz/<Target>.
 
 // fuzzTypes are the declarations FuzzToDeclared picks from: every name and
-// generic form of DESIGN.md "Type names", the declarations of the
+// generic form of the README "Type names", the declarations of the
 // conformance vectors, nested ones and unions as workflow nodes and MCP
 // tools write them, and some that are not types at all.
 var fuzzTypes = []string{
@@ -81,7 +81,7 @@ func addTextSeeds(f *testing.F) {
 	}
 }
 
-// checkErrorContract checks what DESIGN.md promises of every error: an
+// checkErrorContract checks what the README promises of every error: an
 // *Error, or *Errors joined, each wrapping one of the sentinels so that
 // errors.Is finds it, each with a JSON Pointer as its path.
 func checkErrorContract(t *testing.T, err error) []*Error {
@@ -124,7 +124,7 @@ func checkErrorContract(t *testing.T, err error) []*Error {
 }
 
 // sameReference reports whether out is in itself: the same map or slice,
-// not only equal ones. DESIGN.md: a value that already fits is returned as
+// not only equal ones. the README: a value that already fits is returned as
 // is.
 func sameReference(in, out any) bool {
 	if !reflect.DeepEqual(in, out) {
@@ -430,7 +430,7 @@ func FuzzSniff(f *testing.F) {
 }
 
 // hasLoneSurrogate reports whether valid JSON text escapes half of a UTF-16
-// surrogate pair without the other half, which DESIGN.md makes an error
+// surrogate pair without the other half, which the README makes an error
 // (encoding/json replaces it with U+FFFD).
 func hasLoneSurrogate[T ~string | ~[]byte](text T) bool {
 	inString, pending := false, false // pending: a high surrogate waits for its low half
@@ -564,7 +564,7 @@ func FuzzSchemaCoerce(f *testing.F) {
 			checkRefused(t, plain[i], args, orig, ErrSyntax)
 			return
 		case float64Err != nil:
-			// A number beyond float64's range: DESIGN.md allows an error or
+			// A number beyond float64's range: the README allows an error or
 			// the exact json.Number. Only the general contract applies.
 			checkCoerceJSON(t, plain[i], args, orig)
 			return

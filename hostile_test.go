@@ -19,7 +19,7 @@ import (
 	"unsafe"
 )
 
-// The hostile inputs of DESIGN.md: each must be answered, quickly, with the
+// The hostile inputs of the README: each must be answered, quickly, with the
 // error it prescribes. Big inputs are made here; small ones live in
 // testdata/hostile.
 
@@ -265,7 +265,7 @@ func TestHostileNumbers(t *testing.T) {
 		{"negative huge exponent", Options{}, "-1e999999999", "number", nil, ErrPrecision},
 		{"zero with huge exponent", Options{}, "0e999999999", "integer", float64(0), nil},
 		{"huge exponent UseNumber", Options{UseNumber: true}, "1e999999999", "number", nil, ErrPrecision},
-		// In JSON text, DESIGN.md allows the exact json.Number too.
+		// In JSON text, the README allows the exact json.Number too.
 		{"huge exponent in text", Options{}, "[1e999999999]", "list[number]", []any{json.Number("1e999999999")}, ErrPrecision},
 		{"huge exponent in text integer", Options{}, `{"n": 1e999999999}`, "dict[str, int]", map[string]any{"n": json.Number("1e999999999")}, ErrPrecision},
 		{"5000 digits integer", Options{}, digits, "integer", json.Number(digits), nil},

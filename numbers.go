@@ -26,7 +26,7 @@ const maxExp = 1 << 20
 // largest number of digits of a whole float64 (MaxFloat64 ≈ 1.8e308).
 const maxFloatDigits = 309
 
-// scanNumeral parses the numeric strings DESIGN.md admits: surrounding
+// scanNumeral parses the numeric strings the README admits: surrounding
 // whitespace, an optional sign, decimal digits (leading zeros allowed), an
 // optional fraction (".5" and "5." too) and exponent. Hex, underscores,
 // commas, "", NaN and Inf are not numerals.

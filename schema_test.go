@@ -257,7 +257,7 @@ func runCoercionCases(t *testing.T, cases []coercionCase) {
 	}
 }
 
-// TestSchemaKeywords covers each keyword DESIGN.md's "Schemas" lists, with
+// TestSchemaKeywords covers each keyword the README's "Schemas" lists, with
 // the drift real clients produce.
 func TestSchemaKeywords(t *testing.T) {
 	runCoercionCases(t, []coercionCase{
@@ -421,7 +421,7 @@ func TestSchemaKeywords(t *testing.T) {
 			want:   `{"value": 1, "next": {"value": 2, "next": {"value": 3}}}`,
 		},
 		{
-			// DESIGN.md: $ref to $defs is recursive, and $ref with sibling
+			// The README: $ref to $defs is recursive, and $ref with sibling
 			// keywords merges like allOf; together, the recursion must
 			// survive the merge.
 			name:   "$ref/recursive with a sibling type",
@@ -1277,7 +1277,7 @@ func TestSchemaCoerceJSONKeepsBytes(t *testing.T) {
 			errs: []wantError{{"/ids/0", ErrSyntax}, {"/tasks/1/id", ErrPrecision}},
 		},
 		{
-			// DESIGN.md: no float64 rounding of integers beyond 2^53. A
+			// The README: no float64 rounding of integers beyond 2^53. A
 			// Discord channel id sent as a number, declared string.
 			name: "big integer declared string keeps its digits",
 			args: `{"channel_id": 1458059302022549698, "limit": 1}`,
@@ -1419,7 +1419,7 @@ func TestSchemaRootUnion(t *testing.T) {
 	}
 }
 
-// TestSchemaDuplicateKeys: the last of duplicate keys wins (DESIGN.md), so
+// TestSchemaDuplicateKeys: the last of duplicate keys wins (README), so
 // a value it overrides is neither converted nor a failure.
 func TestSchemaDuplicateKeys(t *testing.T) {
 	runCoercionCases(t, []coercionCase{

@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The names and aliases of DESIGN.md's "Type names", by the kind they
+// The names and aliases of the README's "Type names", by the kind they
 // declare.
 var typeNameKinds = map[string]string{
 	"string": "string", "str": "string",
@@ -214,7 +214,7 @@ func TestParseTypeErrors(t *testing.T) {
 		{"dict[str, int", ErrSyntax},
 		{"map[string]", ErrSyntax},
 		{",", ErrSyntax},
-		// DESIGN.md's own examples use placeholders, which are themselves
+		// the README's own examples use placeholders, which are themselves
 		// unknown names: either sentinel describes them truthfully.
 		{"T?", errUnspecified},
 		{"Optional[a, b]", errUnspecified},

@@ -200,7 +200,7 @@ func squeeze(s string) string {
 
 // TestFindingBigIntegers is a finding against the core, kept failing on
 // purpose until the core is fixed: integers beyond 2^53 inside JSON text
-// are rounded to float64, where DESIGN.md ("Nothing lost") says they stay
+// are rounded to float64, where the README ("Nothing lost") says they stay
 // exact as json.Number. The decoder is still the encoding/json stub of
 // decode.go, whose fixNumbers compares float64(i) with f, which rounds the
 // same way.

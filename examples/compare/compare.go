@@ -1,7 +1,7 @@
 // Package compare holds benchmarks that set coerce beside the ways callers
 // repair arguments without it, in one process: the naive "parse every
-// string" fix that the incident reports in ../../../shared/seeds reach for,
-// written with encoding/json, and goccy/go-json as a reference for what a
+// string that looks like JSON" fix that servers and workflow engines reach
+// for, written with encoding/json, and goccy/go-json as a reference for what a
 // third-party codec (with unsafe code) buys. It is a module of its own so
 // that the core keeps no third-party dependency. Run it through `make bench`
 // at the repository root, which prints everything side by side.
