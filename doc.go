@@ -2,81 +2,118 @@
 // directions, before dispatch.
 //
 // Structured values cross loosely typed boundaries and arrive in the wrong
-// shape. An MCP client sends {"tags": "[\"a\",\"b\"]"} for a tool whose
-// schema declares tags an array, and a strict validator rejects the call. A
-// workflow engine parses {"channel_id": "123"} into a map, and the next node,
-// which declared path_params a string holding JSON, receives a map. Text
-// passes through templates and key-value stores and comes out stringified,
-// double-encoded or wrapped in a markdown fence; "5" stands for 5 and
-// "true" for true. coerce repairs each of these, and only these:
+// shape. LLM and MCP clients send arrays and objects as JSON text
+// ({"tags": "[\"a\"]"} for an array), numbers and booleans as strings ("5",
+// "true"), "" for null; a workflow engine parses {"channel_id": "123"} into
+// a map where the next node declared a string holding JSON; text that passed
+// through templates and key-value stores arrives double-encoded or in a
+// markdown fence. coerce repairs each of these, and only these:
 //
-//	args, err := coerce.ToDeclared(`["a","b"]`, "list[str]") // []any{"a", "b"}
-//	text, err := coerce.ToDeclared(map[string]any{"channel_id": "123"}, "str")
-//	// `{"channel_id":"123"}`
+//	v, err := coerce.ToDeclared(`["a","b"]`, "list[str]")          // []any{"a", "b"}
+//	v, err = coerce.ToDeclared(map[string]any{"id": "1"}, "str")    // `{"id":"1"}`
+//	err = coerce.Unmarshal([]byte(`{"tags":"[\"go\"]"}`), &input)  // input.Tags == []string{"go"}
 //
 // # The contract
 //
-// If the error is nil, the result conforms to the declared type (or is nil:
-// absence is a validator's business, not ours). A value that already
-// conforms comes back as it is — the same map, the same slice, no
-// allocation — and so does a string declared string, even one that holds
-// JSON. A value that must change is copied, never modified in place. If the
-// value cannot be converted, it comes back unchanged together with an error
-// saying where and why: nothing is truncated (5.5 is not an integer),
-// rounded (integers beyond 2^53 stay exact as json.Number) or dropped (prose
-// around a fence is not thrown away). The same input always gives the same
-// output: map keys are written sorted.
-//
-// # What is converted
-//
-// Declared object or array, given a string: the string is JSON text, after
-// trimming JSON whitespace, only if its first and last bytes are { and } or
-// [ and ], which a sniff checks in constant time without allocating; only
-// then is it parsed, and it must hold the declared kind. One level of
-// double encoding ("\"[1,2]\"") and one markdown fence around the whole
-// string are unwrapped. Declared string, given a map, slice or
-// json.RawMessage: compact JSON text. Scalars, unless Options.StructuredOnly:
-// numeric strings for integer and number ("5", "-1.5e3"; not "0x10", "1_000"
-// or "NaN"), whole numbers only for integer; "true"/"false"/"yes"/"no"/"on"/
-// "off"/"1"/"0"/"t"/"f"/"y"/"n" in any case for boolean, and the numbers 0
-// and 1; numbers and booleans for string, written as JavaScript writes them
-// (5, 1.5, 1e+21); "" and "null" for null when the type is nullable and not
-// a string. Element, property and member types convert recursively.
-//
-// A union keeps a value that conforms to any member; otherwise its members
-// of the value's own kind are tried first, then the others in the declared
-// order, and the first that converts wins. This is why `["a"]` declared
-// "str | list[str]" stays a string: it already conforms.
+//   - Conforms or says why: with a nil error, the result conforms to the
+//     declared type (or is nil: absence is a validator's business).
+//   - A value that already conforms comes back as it is: the same map, the
+//     same slice, the same bytes, no allocation. A string declared string
+//     stays a string, even one that holds JSON.
+//   - Nothing is lost: nothing is truncated (5.5 is not an integer), no
+//     integer is rounded (an integer read from JSON text keeps its digits,
+//     as a [encoding/json.Number] where float64 would change them), no prose
+//     around a fence is dropped, and the caller's maps and slices are never
+//     modified: a value that must change is copied.
+//   - A value that cannot be converted comes back unchanged, with an
+//     [*Error] that says where (a JSON Pointer) and why.
+//   - The same input gives the same output bytes.
 //
 // # Declared types
 //
-// ToDeclared reads the type names of JSON Schema, Python and Go, case
-// blind: str, dict, list, int, float, bool, None, any, their generic forms
-// list[T], List[T], []T, dict[str, T], map[string]T, Optional[T],
-// Union[A, B], A | B (see ParseType). A Schema gives the types of a whole
-// argument set from a JSON Schema (ParseSchema, for an MCP tool's input
-// schema), from a map of declarations (SchemaFromTypes, for a workflow
-// node) or from a Go struct (SchemaFor). Schema.Coerce converts
-// decoded arguments parameter by parameter; Schema.CoerceJSON does the same
+// A [Type] comes from a type expression ([ParseType], with the names of
+// JSON Schema, Python and Go: "str", "list[int]", "dict[str, bool]",
+// "Optional[List[int]]", "[]string", "A | B"), or, for a whole argument
+// set, from a [Schema]: a JSON Schema ([ParseSchema], an MCP tool's input
+// schema), a map of declarations ([SchemaFromTypes], a workflow node's
+// inputs) or a Go struct type ([SchemaFor]). [Schema.Coerce] converts
+// decoded arguments parameter by parameter; [Schema.CoerceJSON] does the same
 // on raw JSON and copies the bytes of everything it does not change.
+// [Unmarshal] is [encoding/json.Unmarshal] that repairs first, by the shape
+// of the Go value it decodes into.
 //
-// # Errors
+// # What is converted
 //
-// Every error is an *Error, or several joined with errors.Join, each with
-// the JSON Pointer of the failing value (Path), the declared type, the value
-// found, and one of the sentinels ErrSyntax, ErrKind, ErrPrecision,
-// ErrUnknownType and ErrLimit for errors.Is. Hostile input (nesting 200 000
-// deep, 1e999999999, invalid UTF-8, NaN, cyclic maps, unknown type names)
-// gets an error, never a panic or a hang.
+//   - Declared object or array, given a string: the JSON text it holds, bare,
+//     encoded once more, or in one markdown fence around the whole string. A
+//     sniff of the first and last bytes decides, in constant time and without
+//     allocating, whether the string can be such text; only then is it parsed.
+//   - Declared string, given a map, slice, struct or [encoding/json.RawMessage]:
+//     compact JSON text with sorted keys.
+//   - Scalars, unless [Options.StructuredOnly]: numeric strings for integers
+//     and numbers ("5", "-1.5e3"; not "0x10", "1_000" or "NaN"), whole values
+//     only for integers; "true", "yes", "on", "1" and the like for booleans,
+//     and the numbers 0 and 1; numbers and booleans for strings, written as
+//     JavaScript writes them; "" and "null" for null where the type is
+//     nullable and not a string.
+//   - Element, property and member types convert recursively.
+//
+// A union keeps a value that conforms to any member; otherwise it converts
+// to the first member, those of the value's own kind first. This is why
+// `["a"]` declared "str | list[str]" stays a string. Unions of objects are
+// told apart the way a JSON Schema tells them apart: by required keys,
+// additionalProperties: false, const and enum on a property, and OpenAPI's
+// discriminator (see the README for the rules).
+//
+// # Errors and reports
+//
+// Every error is an [*Error], or several joined with [errors.Join], each with
+// the JSON Pointer of the failing value, the declared type, the value found,
+// and one of the sentinels [ErrSyntax], [ErrKind], [ErrPrecision],
+// [ErrUnknownType] and [ErrLimit] for [errors.Is]. [Options.OnChange]
+// receives each conversion that made it into a result ([Change]), for
+// metrics and logs ([LogChanges]).
 //
 // # Options
 //
-// Options is a plain struct whose zero value gives the defaults above; its
+// [Options] is a plain struct whose zero value gives the defaults above; its
 // methods mirror the package functions:
 //
 //	opts := coerce.Options{UseNumber: true, StructuredOnly: true}
 //	v, err := opts.ToDeclared(value, "list[int]")
 //	schema, err := opts.ParseSchema(inputSchema)
 //
-// Schemas and parsed types are immutable and safe for concurrent use.
+// Schemas and types are immutable and safe for concurrent use.
+//
+// # Security considerations
+//
+// Tool arguments come from language models, which a prompt injection can
+// steer, so every call treats its input as hostile:
+//
+//   - Work is linear in the size of the input times the size of the schema,
+//     whatever the input. A value is visited once however many union members
+//     want it (they are evaluated together, not one after another), JSON text
+//     inside a string is parsed once however many members want it parsed, and
+//     nothing is remembered by memory address, so no result depends on the
+//     garbage collector.
+//   - A work budget ([Options.MaxWork]) stops what no JSON text can ask for,
+//     Go values that share their slices so that their tree is exponentially
+//     larger than their memory, with a fast [ErrLimit]; so does a call whose
+//     values fail more than 65536 times.
+//   - Nesting deeper than [Options.MaxDepth] (10000 by default, as
+//     encoding/json) is an [ErrLimit], never a stack overflow: for JSON text,
+//     and for Go values of any type, named slices and pointer chains
+//     included. A cyclic value fails at once.
+//   - [Options.MaxSize] bounds the JSON text a call parses or writes.
+//   - JSON text with invalid UTF-8, raw control characters or escaped lone
+//     surrogates is an error: encoding/json would silently replace them with
+//     U+FFFD, which would change the data. Numbers like 1e999999999 and
+//     5000-digit integers are answered at once, as an error or an exact
+//     [encoding/json.Number].
+//   - The cache of declarations that [ToDeclared] parses is bounded by count
+//     and by bytes, so declarations taken from input cannot grow it without
+//     end.
+//
+// A value deeper or larger than the limits fails; a value within them is
+// answered, never a panic, a hang or a crash.
 package coerce
