@@ -84,6 +84,9 @@ func convertScalar(o *Options, v any, k kind, t *Type) conversion {
 				return refused(notFinite)
 			case t.kind == typeInteger && !whole:
 				return refused(notWhole)
+			case t.plainInt && !plainIntText(v):
+				// 5.0 for a Go integer: its digits, which encoding/json takes.
+				return fromNumeral(o, string(v.(json.Number)), t)
 			}
 			return conversion{}
 		}

@@ -145,7 +145,7 @@ func fitScalar(v any, t *Type) bool {
 		return k == kindString || k == kindNull
 	case typeInteger, typeNumber:
 		if num, finite, whole := numberTraits(v); num {
-			return finite && (whole || t.kind == typeNumber)
+			return finite && (whole || t.kind == typeNumber) && (!t.plainInt || plainIntText(v))
 		}
 		return kindOf(v) == kindNull
 	case typeBoolean:
@@ -807,6 +807,8 @@ func fitRawScalar(tok []byte, k kind, t *Type) bool {
 	switch {
 	case k == kindNull:
 		return true
+	case t.kind == typeInteger && t.plainInt:
+		return k == kindNumber && bytes.IndexAny(tok, ".eE") < 0
 	case t.kind == typeInteger:
 		return k == kindNumber && numberTextWhole(tok)
 	}

@@ -60,7 +60,7 @@ var (
 	numberOrString = newUnion([]*Type{numberType, stringType})
 	// bytesType is []byte: base64 text, or an array of numbers, which
 	// encoding/json also decodes into a byte slice.
-	bytesType = newUnion([]*Type{stringType, newList(integerType)})
+	bytesType = newUnion([]*Type{stringType, newList(goIntType)})
 )
 
 // The cache of the Types of Go types, for Unmarshal and SchemaForType:
@@ -114,7 +114,7 @@ func (b *goTypes) typeOf(rt reflect.Type) *Type {
 	case rt == jsonNumberType:
 		return numberOrString
 	case rt.PkgPath() == "math/big" && rt.Name() == "Int":
-		return integerType // its UnmarshalJSON reads a JSON number, of any size
+		return goIntType // its UnmarshalJSON reads integer text, of any size
 	}
 	// As encoding/json decides (see its indirect): UnmarshalJSON first,
 	// then UnmarshalText, on the pointer so that both receivers count.
@@ -148,7 +148,7 @@ func (b *goTypes) typeOf(rt reflect.Type) *Type {
 		return booleanType
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return integerType
+		return goIntType
 	case reflect.Float32, reflect.Float64:
 		return numberType
 	case reflect.Slice:

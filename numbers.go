@@ -369,3 +369,11 @@ func isJSONNumber(s string) bool {
 	end, _, err := scanJSONNumber(s, 0)
 	return err == nil && end == len(s)
 }
+
+// plainIntText reports whether a number, if it carries its text (a
+// json.Number), writes it as plain digits: what a Go integer field's
+// decoder takes. Other numbers are written as digits when whole.
+func plainIntText(v any) bool {
+	n, ok := v.(json.Number)
+	return !ok || !strings.ContainsAny(string(n), ".eE")
+}

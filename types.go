@@ -136,6 +136,7 @@ type Type struct {
 	closed   bool     // typeObject: no keys but props and patterns' (additionalProperties: false)
 	enum     []any    // any kind: the values allowed (const, enum), as the schema decodes them
 	keyed    bool     // typeObject: required, closed or a property with enum is set
+	plainInt bool     // typeInteger: in JSON text, only digits fit (a Go integer's decoder wants them)
 }
 
 // Predeclared types: shared so that the common declarations allocate nothing.
@@ -144,6 +145,10 @@ var (
 	nullType    = &Type{kind: typeNull, name: "null", exact: true}
 	booleanType = &Type{kind: typeBoolean, name: "boolean", exact: true}
 	integerType = &Type{kind: typeInteger, name: "integer", exact: true}
+	// goIntType is a Go integer field's type, for Unmarshal: encoding/json
+	// takes only integer text (5, not 5.0 or 5e0) into it, so a whole
+	// number written otherwise is written again as plain digits.
+	goIntType = &Type{kind: typeInteger, name: "integer", plainInt: true}
 	numberType  = &Type{kind: typeNumber, name: "number", exact: true}
 	stringType  = &Type{kind: typeString, name: "string", exact: true}
 	arrayType   = &Type{kind: typeArray, name: "array", exact: true}

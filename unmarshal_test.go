@@ -774,3 +774,23 @@ func TestUnmarshalAllocations(t *testing.T) {
 		t.Errorf("Unmarshal of conforming text: %v allocations, json.Unmarshal %v; want at most one more", got, std)
 	}
 }
+
+// Go integer fields take integer text only: a whole number written with a
+// fraction or an exponent is written again as digits before decoding.
+func TestUnmarshalWholeNumbersIntoIntegers(t *testing.T) {
+	var v struct {
+		N int     `json:"n"`
+		U uint8   `json:"u"`
+		F float64 `json:"f"`
+		L []int   `json:"l"`
+	}
+	if err := Unmarshal([]byte(`{"n": 5.0, "u": 2e2, "f": 1.50, "l": [1.0, "2", 3e0]}`), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.N != 5 || v.U != 200 || v.F != 1.5 || fmt.Sprint(v.L) != "[1 2 3]" {
+		t.Errorf("got %+v", v)
+	}
+	if err := Unmarshal([]byte(`{"n": 5.5}`), &v); err == nil {
+		t.Error("5.5 into an int: no error")
+	}
+}
