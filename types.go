@@ -148,11 +148,11 @@ var (
 	// goIntType is a Go integer field's type, for Unmarshal: encoding/json
 	// takes only integer text (5, not 5.0 or 5e0) into it, so a whole
 	// number written otherwise is written again as plain digits.
-	goIntType = &Type{kind: typeInteger, name: "integer", plainInt: true}
-	numberType  = &Type{kind: typeNumber, name: "number", exact: true}
-	stringType  = &Type{kind: typeString, name: "string", exact: true}
-	arrayType   = &Type{kind: typeArray, name: "array", exact: true}
-	objectType  = &Type{kind: typeObject, name: "object", exact: true}
+	goIntType  = &Type{kind: typeInteger, name: "integer", plainInt: true}
+	numberType = &Type{kind: typeNumber, name: "number", exact: true}
+	stringType = &Type{kind: typeString, name: "string", exact: true}
+	arrayType  = &Type{kind: typeArray, name: "array", exact: true}
+	objectType = &Type{kind: typeObject, name: "object", exact: true}
 )
 
 // String returns the type's canonical form, such as "list[integer]",
