@@ -791,15 +791,101 @@ func (f *fitter) fitRaw(data []byte, i int, t *Type, depth int) (end int, ok boo
 			end, err = skipNested(data, i, depth, f.maxDepth)
 			return end, t.kind.valueKind() == k, err
 		}
-		var mask uint64
-		end, mask, err = f.fitRawMany(data, i, []*Type{t}, depth, nil)
-		return end, mask != 0, err
+		return f.fitRawContainer(data, i, t, k, depth)
 	}
-	end, err = skipNested(data, i, depth, f.maxDepth)
+	if k == kindObject || k == kindArray {
+		end, err = skipNested(data, i, depth, f.maxDepth)
+	} else {
+		end, err = skipScalar(data, i, k)
+	}
 	if err != nil {
 		return 0, false, err
 	}
 	return end, fitRawScalar(data[i:end], k, t), nil
+}
+
+// skipScalar validates the scalar JSON value (of kind k: a string, a
+// number, a boolean or null) at data[i] and returns the index just past
+// it: skipNested without its container stack, which scalars do not need.
+func skipScalar(data []byte, i int, k kind) (int, *Error) {
+	switch k {
+	case kindString:
+		end, _, err := scanJSONString(data, i+1)
+		return end, err
+	case kindNumber:
+		end, isInt, err := scanJSONNumber(data, i)
+		if err == nil && !isInt && jsonNumberOverflows(data, i, end) {
+			return 0, errJSONRange(data, i, end)
+		}
+		return end, err
+	case kindBool:
+		if data[i] == 't' {
+			return scanJSONLiteral(data, i, "true")
+		}
+		return scanJSONLiteral(data, i, "false")
+	}
+	return scanJSONLiteral(data, i, "null")
+}
+
+// fitRawContainer fits the object or array (k) at data[i] to t, the one
+// type it meets: each member against the type t gives it, directly (the
+// set machinery of fitRawMany is for unions); once a member does not fit,
+// the rest is only validated.
+func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int) (int, bool, *Error) {
+	if depth >= f.maxDepth {
+		return 0, false, errJSONDepth(f.maxDepth, i)
+	}
+	closer := byte(']')
+	if k == kindObject {
+		closer = '}'
+	}
+	fits := true
+	i = skipJSONSpace(data, i+1)
+	if i < len(data) && data[i] == closer {
+		return i + 1, true, nil
+	}
+	for n := 0; ; n++ {
+		var mt *Type // nil: only validate
+		var err *Error
+		if k == kindObject {
+			if i >= len(data) {
+				return 0, false, errJSONEOF(len(data))
+			}
+			if data[i] != '"' {
+				return 0, false, errJSONChar(data, i, "looking for beginning of object key string")
+			}
+			keyEnd, escaped, err := scanJSONString(data, i+1)
+			if err != nil {
+				return 0, false, err
+			}
+			if fits {
+				mt = rawField(t, data[i+1:keyEnd-1], escaped)
+			}
+			if i, err = scanJSONColon(data, keyEnd); err != nil {
+				return 0, false, err
+			}
+		} else if fits {
+			mt = t.item(n)
+		}
+		var ok bool
+		if i, ok, err = f.fitRaw(data, i, mt, depth+1); err != nil {
+			return 0, false, err
+		}
+		fits = fits && ok
+		i = skipJSONSpace(data, i)
+		switch {
+		case i >= len(data):
+			return 0, false, errJSONEOF(len(data))
+		case data[i] == ',':
+			i = skipJSONSpace(data, i+1)
+		case data[i] == closer:
+			return i + 1, fits, nil
+		case k == kindObject:
+			return 0, false, errJSONChar(data, i, "after object key:value pair")
+		default:
+			return 0, false, errJSONChar(data, i, "after array element")
+		}
+	}
 }
 
 // fitRawScalar fits the scalar JSON value tok, of kind k, to scalar type t.
