@@ -894,7 +894,15 @@ func fitRawScalar(tok []byte, k kind, t *Type) bool {
 	case k == kindNull:
 		return true
 	case t.kind == typeInteger && t.plainInt:
-		return k == kindNumber && bytes.IndexAny(tok, ".eE") < 0
+		if k != kindNumber {
+			return false
+		}
+		for _, c := range tok {
+			if c == '.' || c|0x20 == 'e' {
+				return false
+			}
+		}
+		return true
 	case t.kind == typeInteger:
 		return k == kindNumber && numberTextWhole(tok)
 	}
