@@ -362,8 +362,8 @@ func numberTextWhole[T ~string | ~[]byte](text T) bool {
 }
 
 // isJSONNumber reports whether s is exactly one JSON number.
-func isJSONNumber(s string) bool {
-	if s == "" {
+func isJSONNumber[T ~string | ~[]byte](s T) bool {
+	if len(s) == 0 {
 		return false
 	}
 	end, _, err := scanJSONNumber(s, 0)

@@ -3,6 +3,7 @@ package coerce
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"slices"
 	"strconv"
 )
@@ -78,13 +79,13 @@ func trailing(data []byte, end int) error {
 
 // rawArgs is the walk of CoerceJSON's arguments that do not all fit: each
 // parameter is evaluated against its type, and the text is copied with the
-// converted ones rewritten. A parameter that fails keeps its bytes. The
-// walk reads each byte once, as it goes; a pre-pass finds the keys given
-// twice (the last occurrence is the one every decoder keeps; the others
-// are copied as they are).
+// converted values written in place (see splice). A parameter that fails
+// keeps its bytes. The walk reads each byte once, as it goes; a pre-pass
+// finds the keys given twice (the last occurrence is the one every decoder
+// keeps; the others are copied as they are).
 func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, error) {
 	w.superseded = supersededKeys(args[:end], start)
-	var edits []*rawEdit
+	w.data, w.out, w.pos = args, nil, 0
 	var fail *failure
 	var chg *changes
 	i := skipJSONSpace(args, start+1)
@@ -102,8 +103,9 @@ func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, err
 			hi, _ = skipNested(args, lo, 0, 1<<30)
 		} else {
 			at := rawChild{key: args[keyStart+1 : keyEnd-1], escaped: escaped, index: -1}
+			m := w.mark()
 			var r result
-			hi, r = w.rawOne(args, lo, ft, 1)
+			hi, r = w.rawInto(lo, ft, 1)
 			if w.limit != nil {
 				e := *w.limit
 				if w.stopAll {
@@ -117,12 +119,12 @@ func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, err
 			}
 			switch r.state {
 			case failed:
+				w.rollback(m)
 				if fail == nil {
 					fail = w.newFailure()
 				}
 				fail.kids = append(fail.kids, failKid{at.child(), w.failureOf(&r)})
 			case converted:
-				edits = append(edits, r.out.(*rawEdit))
 				if r.chg != nil {
 					if chg == nil {
 						chg = &changes{}
@@ -137,19 +139,206 @@ func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, err
 		}
 	}
 	out := args
-	if len(edits) > 0 {
-		out = make([]byte, 0, len(args)+len(args)/4+16)
-		root := &rawEdit{lo: 0, hi: len(args), kids: edits}
-		var err error
-		if out, err = root.write(out, args, w); err != nil {
-			return args, err
-		}
+	if w.out != nil {
+		out = append(w.out, args[w.pos:]...)
 	}
 	w.report(chg, "")
 	if fail != nil {
 		return out, render(fail, "")
 	}
 	return out, nil
+}
+
+// The output of the raw walk: w.out holds the text written so far, which
+// is w.data up to w.pos with the converted values in place. Values that fit
+// cost nothing: their bytes are copied when the next converted value, or
+// the end, is written.
+type outMark struct{ n, pos int }
+
+func (w *walker) mark() outMark { return outMark{len(w.out), w.pos} }
+
+// rollback forgets what was written since m: the value it began failed,
+// and keeps its bytes.
+func (w *walker) rollback(m outMark) { w.out, w.pos = w.out[:m.n], m.pos }
+
+// splice copies w.data up to lo and resumes the input at hi: the caller
+// writes the value that replaces w.data[lo:hi].
+func (w *walker) splice(lo, hi int) {
+	if w.out == nil {
+		w.out = make([]byte, 0, len(w.data)+len(w.data)/4+16)
+	}
+	w.out = append(w.out, w.data[w.pos:lo]...)
+	w.pos = hi
+}
+
+// rawInto is the raw walk of the valid JSON value at w.data[i] against
+// the one type t: it writes what converts (splice) and returns where the
+// value ends. A union, whose members are evaluated together, takes rawOne
+// and writes its edit.
+func (w *walker) rawInto(i int, t *Type, depth int) (int, result) {
+	data := w.data
+	k := tokenKind(data[i])
+	if t.kind == typeUnion && k != kindObject && k != kindArray && w.limit == nil {
+		// A scalar met by a union: one decode, and the members convert it
+		// as they would the value (single, scalarUnion).
+		end, _ := skipScalar(data, i, k)
+		for _, m := range t.members {
+			if k == kindNull || m.isAny() || m.scalarType() && fitRawScalar(data[i:end], k, m) {
+				return end, result{}
+			}
+		}
+		return end, w.rawScalar(i, end, t, depth)
+	}
+	if t.kind == typeUnion || w.limit != nil || !w.spend(walkCost) {
+		end, r := w.rawOne(data, i, t, depth)
+		if r.state == converted {
+			e := r.out.(*rawEdit)
+			w.splice(e.lo, e.hi)
+			var err error
+			if w.out, err = e.write(w.out, data, w); err != nil {
+				return end, w.failWith(json.RawMessage(data[i:end]), t, err)
+			}
+		}
+		return end, r
+	}
+	switch {
+	case k == kindObject || k == kindArray:
+		return w.rawContainerInto(i, k, t, depth)
+	case k == kindNull:
+		return i + 4, result{}
+	}
+	end, _ := skipScalar(data, i, k)
+	if t.isAny() || fitRawScalar(data[i:end], k, t) {
+		return end, result{}
+	}
+	// A numeric string that is JSON number text float64 holds as written,
+	// the usual repair: written from the bytes, without the string.
+	if k == kindString && w.o.OnChange == nil && !w.o.UseNumber && !w.o.StructuredOnly &&
+		(t.kind == typeNumber || t.kind == typeInteger && !t.plainInt) {
+		if num := data[i+1 : end-1]; len(num) <= 24 && isJSONNumber(num) {
+			if f, ok := jsonFastFloat(num); ok && (t.kind == typeNumber || f == math.Trunc(f) && numberTextWhole(num)) {
+				w.splice(i, end)
+				w.out = appendFloat(w.out, f, 64)
+				return end, result{state: converted}
+			}
+		}
+	}
+	return end, w.rawScalar(i, end, t, depth)
+}
+
+// rawScalar converts the scalar JSON value w.data[i:end], which does not
+// fit t as it is, and writes what it becomes.
+func (w *walker) rawScalar(i, end int, t *Type, depth int) result {
+	val := decodeScalar(w.data[i:end], w.o.UseNumber)
+	r := w.one(val, t, depth, false)
+	w.settleResult(&r, val, t)
+	out := r.out
+	switch r.state {
+	case failed:
+		return r
+	case fits: // the decoded value fits where the text did not (5.0 for a Go integer): write it as decoded
+		out = val
+		r.state = converted
+	}
+	w.splice(i, end)
+	var err error
+	if w.out, err = appendJSON(w.out, out, 0); err != nil {
+		return w.failWith(val, t, err)
+	}
+	return r
+}
+
+// rawContainerInto is rawInto for an object or array.
+func (w *walker) rawContainerInto(i int, k kind, t *Type, depth int) (int, result) {
+	data := w.data
+	tk := typeArray
+	if k == kindObject {
+		tk = typeObject
+	}
+	switch {
+	case t.isAny() || t.kind == tk && !t.constrains():
+		end, _ := skipNested(data, i, 0, 1<<30)
+		return end, result{}
+	case t.kind == typeString:
+		end, _ := skipNested(data, i, 0, 1<<30)
+		val, err := w.parse(data[i:end], depth)
+		if err != nil {
+			return end, w.failWith(json.RawMessage(data[i:end]), t, err)
+		}
+		text, err := w.encode(val, depth)
+		if err != nil {
+			return end, w.failWith(val, t, err)
+		}
+		w.splice(i, end)
+		w.out = appendJSONString(w.out, text)
+		return end, w.convert(kindValue(tk), t, nil, ToJSONText)
+	case t.kind != tk:
+		end, _ := skipNested(data, i, 0, 1<<30)
+		return end, w.fail(json.RawMessage(data[i:end]), t, ErrKind, "")
+	case depth >= w.maxDepth:
+		w.tooDeep()
+		end, _ := skipNested(data, i, 0, 1<<30)
+		return end, result{}
+	}
+	var fail *failure
+	var chg *changes
+	changed := false
+	closer := byte(']')
+	if k == kindObject {
+		closer = '}'
+	}
+	i = skipJSONSpace(data, i+1)
+	for n := 0; data[i] != closer; n++ {
+		at := rawChild{index: n}
+		skip := false
+		if k == kindObject {
+			keyEnd, escaped, _ := scanJSONString(data, i+1)
+			at = rawChild{key: data[i+1 : keyEnd-1], escaped: escaped, index: -1}
+			skip = w.superseded[i] // a later occurrence decides
+			i, _ = scanJSONColon(data, keyEnd)
+			i = skipJSONSpace(data, i)
+		}
+		mt := anyType
+		if !skip {
+			mt = at.of(t)
+		}
+		var r result
+		if mt.isAny() {
+			i, _ = skipNested(data, i, 0, 1<<30)
+		} else {
+			i, r = w.rawInto(i, mt, depth+1)
+		}
+		if w.limit != nil {
+			end, _ := skipNested(data, i, 0, 1<<30)
+			return end, result{}
+		}
+		switch r.state {
+		case failed:
+			if fail == nil {
+				fail = w.newFailure()
+			}
+			fail.kids = append(fail.kids, failKid{at.child(), w.failureOf(&r)})
+		case converted:
+			changed = true
+			if r.chg != nil {
+				if chg == nil {
+					chg = &changes{}
+				}
+				chg.kids = append(chg.kids, changeKid{at.child(), r.chg})
+			}
+		}
+		i = skipJSONSpace(data, i)
+		if data[i] == ',' {
+			i = skipJSONSpace(data, i+1)
+		}
+	}
+	switch {
+	case fail != nil:
+		return i + 1, result{state: failed, fail: fail}
+	case changed:
+		return i + 1, result{state: converted, chg: chg}
+	}
+	return i + 1, result{}
 }
 
 // supersededKeys returns the offsets of the keys, in the valid JSON text

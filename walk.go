@@ -33,6 +33,11 @@ type walker struct {
 	// superseded holds the offsets of keys in CoerceJSON's arguments that
 	// occur again later in their object (see supersededKeys).
 	superseded map[int]bool
+
+	// The raw walk's output (see rawArgs and splice).
+	data []byte
+	out  []byte
+	pos  int
 	stopAll    bool // the limit is the work budget: every parameter stops
 
 	// The scratch stacks of the evaluations in progress, taken from a pool

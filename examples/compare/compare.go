@@ -1,51 +1,151 @@
-// Package compare holds benchmarks that set coerce beside the ways callers
-// repair arguments without it, in one process: the naive "parse every
-// string that looks like JSON" fix that servers and workflow engines reach
-// for, written with encoding/json, and goccy/go-json as a reference for what a
-// third-party codec (with unsafe code) buys. It is a module of its own so
-// that the core keeps no third-party dependency. Run it through `make bench`
-// at the repository root, which prints everything side by side.
+// Package compare holds the benchmarks that set coerce beside what callers
+// do without it, in one process and on the same bytes: decoding the
+// arguments, fixing them by hand for the one schema they know, and encoding
+// them again, with encoding/json and with goccy/go-json (the fastest
+// decoder and encoder the module proxy serves, which uses unsafe code). It
+// is a module of its own so that the core keeps no third-party dependency.
+// Run it through `make bench` at the repository root, which prints every
+// table of the README.
 package compare
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
 
 	gojson "github.com/goccy/go-json"
 )
 
-// NaiveRepair is the fix the seeds' authors wrote first: try to parse every
-// string argument, keep the result if it is an object or array. It knows no
-// types, so it also parses strings that were meant to stay JSON text, and it
-// repairs no scalar.
-func NaiveRepair(args map[string]any, unmarshal func([]byte, any) error) map[string]any {
-	out := make(map[string]any, len(args))
-	for k, v := range args {
-		if s, ok := v.(string); ok {
-			var parsed any
-			if unmarshal([]byte(s), &parsed) == nil {
-				switch parsed.(type) {
-				case map[string]any, []any:
-					v = parsed
-				}
-			}
-		}
-		out[k] = v
-	}
-	return out
-}
-
-// The naive repair on raw arguments: decode, repair, encode.
-func NaiveRepairJSON(raw []byte, unmarshal func([]byte, any) error, marshal func(any) ([]byte, error)) ([]byte, error) {
-	var args map[string]any
-	if err := unmarshal(raw, &args); err != nil {
-		return raw, err
-	}
-	return marshal(NaiveRepair(args, unmarshal))
+// A codec is a JSON library: encoding/json or goccy/go-json.
+type codec struct {
+	unmarshal func([]byte, any) error
+	marshal   func(any) ([]byte, error)
+	valid     func([]byte) bool
 }
 
 var (
-	stdUnmarshal = json.Unmarshal
-	stdMarshal   = json.Marshal
-	goUnmarshal  = gojson.Unmarshal
-	goMarshal    = gojson.Marshal
+	stdCodec = codec{json.Unmarshal, json.Marshal, json.Valid}
+	goCodec  = codec{gojson.Unmarshal, gojson.Marshal, gojson.Valid}
 )
+
+// The quickstart's call: the input schema of a Discord "execute_action"
+// tool, and its arguments as a client sent them (a map where JSON text was
+// declared, arrays and objects as JSON text, one in a markdown fence,
+// scalars as strings).
+const (
+	quickstartSchema = `{
+  "type": "object",
+  "properties": {
+    "server_name": {"type": "string"},
+    "path_params": {"type": "string", "description": "JSON object text"},
+    "group_by":    {"type": ["null", "array"], "items": {"type": "string"}},
+    "limit":       {"type": "integer"},
+    "notify":      {"type": "boolean"},
+    "config":      {"anyOf": [{"type": "object"}, {"type": "null"}]}
+  },
+  "required": ["server_name"],
+  "additionalProperties": false
+}`
+	quickstartCall = "{" +
+		`"server_name": "discord",` +
+		`"path_params": {"channel_id": "1458059302022549698"},` +
+		`"group_by": "[\"type\"]",` +
+		`"limit": "10",` +
+		`"notify": "true",` +
+		`"config": "` + "```json\\n{\\\"depth\\\": 2}\\n```" + `"` +
+		"}"
+)
+
+// FixQuickstart is the repair a developer writes by hand for the
+// quickstart's tool, knowing its schema: each parameter's broken forms,
+// converted as coerce converts them.
+func FixQuickstart(args map[string]any, c codec) error {
+	if v, ok := args["path_params"].(map[string]any); ok {
+		text, err := c.marshal(v)
+		if err != nil {
+			return err
+		}
+		args["path_params"] = string(text)
+	}
+	for _, k := range []string{"group_by", "config"} {
+		s, ok := args[k].(string)
+		if !ok {
+			continue
+		}
+		if s = strings.TrimSpace(s); strings.HasPrefix(s, "```") { // a fenced block
+			s = strings.TrimSuffix(s[strings.IndexByte(s, '\n')+1:], "```")
+		}
+		var v any
+		if err := c.unmarshal([]byte(s), &v); err != nil {
+			return err
+		}
+		args[k] = v
+	}
+	if s, ok := args["limit"].(string); ok {
+		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			return err
+		}
+		args["limit"] = float64(n)
+	}
+	if s, ok := args["notify"].(string); ok {
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return err
+		}
+		args["notify"] = b
+	}
+	return nil
+}
+
+// The ten-parameter numeric call: numbers sent as strings.
+var (
+	numericSchema, numericCall = numericTool()
+)
+
+func numericTool() (schema, call string) {
+	var props, args []string
+	for i := range 10 {
+		typ, val := "integer", strconv.Itoa(1000*i+7)
+		if i%2 == 1 {
+			typ, val = "number", strconv.Itoa(i)+".25"
+		}
+		props = append(props, fmt.Sprintf(`"p%d": {"type": %q}`, i, typ))
+		args = append(args, fmt.Sprintf(`"p%d": %q`, i, val))
+	}
+	return `{"type": "object", "properties": {` + strings.Join(props, ", ") + `}}`,
+		"{" + strings.Join(args, ", ") + "}"
+}
+
+// FixNumeric repairs the numeric call by hand: every parameter is a number.
+func FixNumeric(args map[string]any) error {
+	for k, v := range args {
+		s, ok := v.(string)
+		if !ok {
+			continue
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+		args[k] = f
+	}
+	return nil
+}
+
+// RepairJSON decodes raw arguments, fixes them and encodes them again.
+func RepairJSON(raw []byte, c codec, fix func(map[string]any) error) ([]byte, error) {
+	var args map[string]any
+	if err := c.unmarshal(raw, &args); err != nil {
+		return nil, err
+	}
+	if args == nil {
+		return nil, errors.New("no arguments")
+	}
+	if err := fix(args); err != nil {
+		return nil, err
+	}
+	return c.marshal(args)
+}

@@ -2,47 +2,106 @@ package compare
 
 import (
 	"encoding/json"
-	"os"
+	"maps"
+	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/coerce-go/coerce"
 )
 
-// The same inputs as the root module's benchmarks (bench_test.go there), so
-// that benchstat lines the rows up: Benchmark<What>/<case>/impl=<who>.
-const small = `{"channel_id":"1458059302022549698","limit":10}`
+// Benchmarks are named Benchmark<What>/<case>/impl=<who>: coerce,
+// encoding_json or go_json. Each row's implementations run here, one after
+// the other, on the same bytes; `make bench` alternates the rounds.
 
-func doc10KB(tb testing.TB) string {
-	data, err := os.ReadFile("../../testdata/bench/array10k.json")
+func mustSchema(tb testing.TB, text string) *coerce.Schema {
+	tb.Helper()
+	s, err := coerce.ParseSchema([]byte(text))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return string(data)
+	return s
 }
 
-// A Discord tool call as clients send it, and the tool's input schema.
-const (
-	callSchema = `{"type": "object", "properties": {
-		"server_name": {"type": "string"},
-		"path_params": {"type": "string"},
-		"group_by": {"type": ["null", "array"], "items": {"type": "string"}},
-		"config": {"anyOf": [{"type": "object"}, {"type": "null"}]},
-		"limit": {"type": "integer"},
-		"notify": {"type": "boolean"}}}`
-	brokenCall = `{"server_name": "discord", "path_params": {"channel_id": "1458059302022549698"},
-		"group_by": "[\"type\", \"author\"]", "config": "{\"depth\": 2, \"mode\": \"fast\"}",
-		"limit": "10", "notify": "true"}`
-)
+func decode(tb testing.TB, text []byte) map[string]any {
+	tb.Helper()
+	var v map[string]any
+	if err := json.Unmarshal(text, &v); err != nil {
+		tb.Fatal(err)
+	}
+	return v
+}
 
+// The repairs by hand are what they claim: each gives what coerce gives,
+// with either codec, so that the benchmarks compare the same work.
+func TestHandFixesMatchCoerce(t *testing.T) {
+	for _, c := range []struct {
+		name, schema, call string
+		fix                func(map[string]any, codec) error
+	}{
+		{"quickstart", quickstartSchema, quickstartCall, FixQuickstart},
+		{"numeric", numericSchema, numericCall, func(m map[string]any, _ codec) error { return FixNumeric(m) }},
+	} {
+		want, err := mustSchema(t, c.schema).CoerceJSON([]byte(c.call))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cd := range []struct {
+			name string
+			c    codec
+		}{{"encoding/json", stdCodec}, {"goccy/go-json", goCodec}} {
+			got, err := RepairJSON([]byte(c.call), cd.c, func(m map[string]any) error { return c.fix(m, cd.c) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(decode(t, got), decode(t, want)) {
+				t.Errorf("%s with %s: %s, coerce %s", c.name, cd.name, got, want)
+			}
+		}
+	}
+}
+
+func BenchmarkRepairArgsJSON(b *testing.B) {
+	for _, c := range []struct {
+		name, schema, call string
+		fix                func(map[string]any, codec) error
+	}{
+		{"mcp-call", quickstartSchema, quickstartCall, FixQuickstart},
+		{"numeric-call", numericSchema, numericCall, func(m map[string]any, _ codec) error { return FixNumeric(m) }},
+	} {
+		schema := mustSchema(b, c.schema)
+		raw := []byte(c.call)
+		b.Run("case="+c.name+"/impl=coerce", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := schema.CoerceJSON(raw); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		for _, cd := range []struct {
+			impl string
+			c    codec
+		}{{"encoding_json", stdCodec}, {"go_json", goCodec}} {
+			b.Run("case="+c.name+"/impl="+cd.impl, func(b *testing.B) {
+				b.ReportAllocs()
+				fix := func(m map[string]any) error { return c.fix(m, cd.c) }
+				for b.Loop() {
+					if _, err := RepairJSON(raw, cd.c, fix); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// Decoded arguments: Schema.Coerce against the fix alone (on a copy, as
+// coerce copies what it changes), with each codec for the JSON text inside.
 func BenchmarkRepairArgs(b *testing.B) {
-	schema, err := coerce.ParseSchema([]byte(callSchema))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var args map[string]any
-	if err := json.Unmarshal([]byte(brokenCall), &args); err != nil {
-		b.Fatal(err)
-	}
+	schema := mustSchema(b, quickstartSchema)
+	args := decode(b, []byte(quickstartCall))
 	b.Run("case=mcp-call/impl=coerce", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -51,74 +110,14 @@ func BenchmarkRepairArgs(b *testing.B) {
 			}
 		}
 	})
-	b.Run("case=mcp-call/impl=naive", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			NaiveRepair(args, stdUnmarshal)
-		}
-	})
-	b.Run("case=mcp-call/impl=go_json", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			NaiveRepair(args, goUnmarshal)
-		}
-	})
-}
-
-func BenchmarkRepairArgsJSON(b *testing.B) {
-	schema, err := coerce.ParseSchema([]byte(callSchema))
-	if err != nil {
-		b.Fatal(err)
-	}
-	raw := []byte(brokenCall)
-	b.Run("case=mcp-call/impl=coerce", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := schema.CoerceJSON(raw); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("case=mcp-call/impl=naive", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := NaiveRepairJSON(raw, stdUnmarshal, stdMarshal); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("case=mcp-call/impl=go_json", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := NaiveRepairJSON(raw, goUnmarshal, goMarshal); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-}
-
-// goccy/go-json rows for the root module's BenchmarkNotJSON, BenchmarkParse
-// and BenchmarkToString.
-
-func BenchmarkNotJSON(b *testing.B) {
-	const text = "Select the files that matter most for the review."
-	b.Run("case=prose/impl=go_json", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			var v any
-			_ = goUnmarshal([]byte(text), &v)
-		}
-	})
-}
-
-func BenchmarkParse(b *testing.B) {
-	for _, doc := range []struct{ name, text string }{{"small", small}, {"10KB", doc10KB(b)}} {
-		b.Run("doc="+doc.name+"/impl=go_json", func(b *testing.B) {
+	for _, cd := range []struct {
+		impl string
+		c    codec
+	}{{"encoding_json", stdCodec}, {"go_json", goCodec}} {
+		b.Run("case=mcp-call/impl="+cd.impl, func(b *testing.B) {
 			b.ReportAllocs()
-			b.SetBytes(int64(len(doc.text)))
 			for b.Loop() {
-				var v any
-				if err := goUnmarshal([]byte(doc.text), &v); err != nil {
+				if err := FixQuickstart(maps.Clone(args), cd.c); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -126,46 +125,59 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
-func BenchmarkToString(b *testing.B) {
-	for _, doc := range []struct{ name, text string }{{"small", small}, {"10KB", doc10KB(b)}} {
-		var v any
-		if err := json.Unmarshal([]byte(doc.text), &v); err != nil {
-			b.Fatal(err)
+// passThroughArgs are argument sets that conform as they are, with their
+// schemas: the cost of every call that needs nothing.
+func passThroughArgs() []struct{ name, schema, args string } {
+	words := "select the files that matter most for the review"
+	var sp, sa, np, na []string
+	for i := range 10 {
+		sp = append(sp, `"s`+strconv.Itoa(i)+`": {"type": "string"}`)
+		sa = append(sa, `"s`+strconv.Itoa(i)+`": "`+words+` `+strconv.Itoa(i)+`"`)
+		typ, val := "integer", strconv.Itoa(1458059302022549698+i)
+		if i%2 == 1 {
+			typ, val = "number", strconv.Itoa(i)+".125e3"
 		}
-		b.Run("doc="+doc.name+"/impl=go_json", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				text, err := goMarshal(v)
-				if err != nil {
-					b.Fatal(err)
-				}
-				_ = string(text)
-			}
-		})
+		np = append(np, `"n`+strconv.Itoa(i)+`": {"type": "`+typ+`"}`)
+		na = append(na, `"n`+strconv.Itoa(i)+`": `+val)
+	}
+	big := strings.Repeat(words+`\n`, (1<<20)/(len(words)+2))
+	return []struct{ name, schema, args string }{
+		{"strings", `{"type": "object", "properties": {` + strings.Join(sp, ", ") + `}}`, "{" + strings.Join(sa, ", ") + "}"},
+		{"numbers", `{"type": "object", "properties": {` + strings.Join(np, ", ") + `}}`, "{" + strings.Join(na, ", ") + "}"},
+		{"1MB", `{"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}}`,
+			`{"path": "README.md", "content": "` + big + `"}`},
 	}
 }
 
-// What the naive repair gets wrong, which the benchmark figures do not show:
-// it parses JSON text that a string parameter wanted kept, and leaves
-// scalars broken.
-func TestNaiveRepairIsNotEquivalent(t *testing.T) {
-	schema, err := coerce.ParseSchema([]byte(callSchema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	args := map[string]any{"path_params": `{"channel_id": "1"}`, "limit": "10"}
-	naive := NaiveRepair(args, stdUnmarshal)
-	if _, parsed := naive["path_params"].(map[string]any); !parsed {
-		t.Errorf("naive repair kept path_params as text: %#v", naive["path_params"])
-	}
-	if naive["limit"] != "10" {
-		t.Errorf("naive repair converted limit: %#v", naive["limit"])
-	}
-	fixed, err := schema.Coerce(args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fixed["path_params"] != args["path_params"] || fixed["limit"] != 10.0 {
-		t.Errorf("coerce: %#v", fixed)
+// CoerceJSON on arguments that conform reads them once and returns them:
+// against the least any server does with raw arguments, validating them.
+func BenchmarkPassThrough(b *testing.B) {
+	for _, c := range passThroughArgs() {
+		schema := mustSchema(b, c.schema)
+		raw := []byte(c.args)
+		if out, err := schema.CoerceJSON(raw); err != nil || &out[0] != &raw[0] {
+			b.Fatalf("%s: the arguments do not conform: %v", c.name, err)
+		}
+		b.Run("args="+c.name+"/impl=coerce", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(raw)))
+			for b.Loop() {
+				schema.CoerceJSON(raw)
+			}
+		})
+		for _, cd := range []struct {
+			impl string
+			c    codec
+		}{{"encoding_json", stdCodec}, {"go_json", goCodec}} {
+			b.Run("args="+c.name+"/impl="+cd.impl, func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(raw)))
+				for b.Loop() {
+					if !cd.c.valid(raw) {
+						b.Fatal("invalid")
+					}
+				}
+			})
+		}
 	}
 }

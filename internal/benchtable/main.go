@@ -1,0 +1,232 @@
+// Command benchtable runs the benchmarks behind the README's performance
+// tables and prints those tables, as `make bench` does.
+//
+//	go run ./internal/benchtable [-rounds 8] [-benchtime 100ms] [-raw bench.txt]
+//
+// These machines are shared and noisy, so the implementations compared in a
+// row are measured alike: in the same process (each row's benchmarks come
+// from one test binary, on the same bytes), and in alternation. Every round
+// runs each benchmark once, each implementation right after the others, and
+// the rounds repeat; a row's figure is the median over the rounds, and its
+// ratio is the median of the ratios measured round by round, with their
+// range, so that a burst of load spoils one round, not a row.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A bin is a test binary and the benchmarks run from it.
+type bin struct {
+	name, dir string
+	benches   []string // top-level benchmark names, without "Benchmark"
+}
+
+var bins = []bin{
+	{"root", ".", []string{"NotJSON", "Parse", "ToString", "SchemaCoerce", "SchemaCoerceJSON", "Unmarshal", "ChangeReport", "Depth", "EncodeSize", "Hostile"}},
+	{"compare", "examples/compare", []string{"PassThrough", "RepairArgsJSON", "RepairArgs"}},
+}
+
+// A row of a table: the benchmark of coerce and of each baseline, by full
+// name without the -GOMAXPROCS suffix.
+type row struct {
+	label  string
+	bin    string
+	coerce string
+	bases  []string // baselines, compared in this order
+	per    float64  // divide times by this (a per-level cost); 0: 1
+}
+
+// A measurement of one benchmark in one round.
+type sample struct {
+	ns, bytes, allocs float64
+	out               float64 // bytes of output, where a benchmark reports them (out-B/op)
+}
+
+func main() {
+	rounds := flag.Int("rounds", 8, "rounds of every benchmark, alternating")
+	benchtime := flag.String("benchtime", "100ms", "-test.benchtime of each run")
+	raw := flag.String("raw", "", "also write the benchmark output to this file")
+	flag.Parse()
+	if err := run(*rounds, *benchtime, *raw, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "benchtable:", err)
+		os.Exit(1)
+	}
+}
+
+func run(rounds int, benchtime, rawPath string, out io.Writer) error {
+	tmp, err := os.MkdirTemp("", "benchtable")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	for _, b := range bins {
+		fmt.Fprintf(os.Stderr, "building %s benchmarks\n", b.name)
+		cmd := exec.Command("go", "test", "-c", "-o", filepath.Join(tmp, b.name+".test"), ".")
+		cmd.Dir, cmd.Stderr = b.dir, os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("building %s: %v", b.name, err)
+		}
+	}
+	var rawOut bytes.Buffer
+	results := map[string][]sample{} // by benchmark name, one sample a round
+	for r := 1; r <= rounds; r++ {
+		fmt.Fprintf(os.Stderr, "round %d of %d\n", r, rounds)
+		for _, b := range bins {
+			pattern := "^(" + strings.Join(b.benches, "|") + ")$"
+			abs, _ := filepath.Abs(filepath.Join(tmp, b.name+".test"))
+			cmd := exec.Command(abs, "-test.run", "^$", "-test.bench", pattern, "-test.benchmem",
+				"-test.benchtime", benchtime, "-test.count", "1")
+			cmd.Dir, cmd.Stderr = b.dir, os.Stderr
+			text, err := cmd.Output()
+			if err != nil {
+				return fmt.Errorf("running %s benchmarks: %v", b.name, err)
+			}
+			rawOut.Write(text)
+			for name, s := range parse(text) {
+				results[b.name+":"+name] = append(results[b.name+":"+name], s)
+			}
+		}
+	}
+	if rawPath != "" {
+		if err := os.WriteFile(rawPath, rawOut.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	t := tables{results: results, rounds: rounds}
+	t.print(out)
+	return t.missing()
+}
+
+// parse reads `go test -bench` output: name-N iterations ns/op ... B/op allocs/op.
+func parse(text []byte) map[string]sample {
+	got := map[string]sample{}
+	sc := bufio.NewScanner(bytes.NewReader(text))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
+			continue
+		}
+		name := strings.TrimPrefix(f[0], "Benchmark")
+		if i := strings.LastIndexByte(name, '-'); i > 0 {
+			name = name[:i]
+		}
+		var s sample
+		for i := 2; i+1 < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				continue
+			}
+			switch f[i+1] {
+			case "ns/op":
+				s.ns = v
+			case "B/op":
+				s.bytes = v
+			case "allocs/op":
+				s.allocs = v
+			case "out-B/op":
+				s.out = v
+			}
+		}
+		got[name] = s
+	}
+	return got
+}
+
+type tables struct {
+	results map[string][]sample
+	rounds  int
+	absent  []string
+}
+
+func (t *tables) get(binName, name string) []sample {
+	s, ok := t.results[binName+":"+name]
+	if !ok {
+		t.absent = append(t.absent, binName+":"+name)
+	}
+	return s
+}
+
+func (t *tables) missing() error {
+	if len(t.absent) > 0 {
+		return fmt.Errorf("no result for %s", strings.Join(t.absent, ", "))
+	}
+	return nil
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
+	} else {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+}
+
+func field(ss []sample, f func(sample) float64) []float64 {
+	xs := make([]float64, len(ss))
+	for i, s := range ss {
+		xs[i] = f(s)
+	}
+	return xs
+}
+
+func ns(s sample) float64 { return s.ns }
+
+// duration formats nanoseconds as Go prints durations, to three figures.
+func duration(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "?"
+	case v >= 1e9:
+		return trim(v/1e9) + " s"
+	case v >= 1e6:
+		return trim(v/1e6) + " ms"
+	case v >= 1e3:
+		return trim(v/1e3) + " µs"
+	}
+	return trim(v) + " ns"
+}
+
+func trim(v float64) string {
+	switch {
+	case v >= 100:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case v >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+// ratio is the median of the per-round ratios a/b, with their range.
+func ratio(a, b []sample) string {
+	var rs []float64
+	for i := range min(len(a), len(b)) {
+		if b[i].ns > 0 {
+			rs = append(rs, a[i].ns/b[i].ns)
+		}
+	}
+	if len(rs) == 0 {
+		return "?"
+	}
+	return fmt.Sprintf("%.2f× (%.2f–%.2f)", median(rs), slices.Min(rs), slices.Max(rs))
+}
+
+func allocs(s []sample) string {
+	return fmt.Sprintf("%.0f", median(field(s, func(s sample) float64 { return s.allocs })))
+}
