@@ -84,7 +84,7 @@ func trailing(data []byte, end int) error {
 // finds the keys given twice (the last occurrence is the one every decoder
 // keeps; the others are copied as they are).
 func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, error) {
-	w.superseded = supersededKeys(args[:end], start)
+	w.superseded = w.supersededKeys(args[:end], start)
 	w.data, w.out, w.pos = args, nil, 0
 	var fail *failure
 	var chg *changes
@@ -343,62 +343,81 @@ func (w *walker) rawContainerInto(i int, k kind, t *Type, depth int) (int, resul
 
 // supersededKeys returns the offsets of the keys, in the valid JSON text
 // from data[start], that occur again later in the same object: nil when
-// no key does, the usual case. It reads each byte once.
-func supersededKeys(data []byte, start int) map[int]bool {
+// no key does, the usual case. It reads each byte once, strings eight at a
+// time.
+func (w *walker) supersededKeys(data []byte, start int) map[int]bool {
 	var out map[int]bool
-	type frame struct {
-		obj  bool
-		keys int // where the object's keys start in keys
-	}
-	var stack []frame
-	var keys [][2]int // the key spans of the open objects
+	w.ensure()
+	stack, keys := w.frames[:0], w.spans[:0]
 	expectKey := false
 	for i := start; i < len(data); i++ {
 		switch data[i] {
 		case '{':
-			stack = append(stack, frame{true, len(keys)})
+			stack = append(stack, int32(len(keys)))
 			expectKey = true
 		case '[':
-			stack = append(stack, frame{false, len(keys)})
-			expectKey = false
+			stack = append(stack, -1)
 		case '}', ']':
-			f := stack[len(stack)-1]
-			if f.obj {
-				out = markSuperseded(data, keys[f.keys:], out)
-				keys = keys[:f.keys]
+			if from := stack[len(stack)-1]; from >= 0 {
+				out = markSuperseded(data, keys[from:], out)
+				keys = keys[:from]
 			}
 			stack = stack[:len(stack)-1]
 			expectKey = false
 		case ',':
-			expectKey = len(stack) > 0 && stack[len(stack)-1].obj
+			expectKey = len(stack) > 0 && stack[len(stack)-1] >= 0
 		case '"':
-			end := skipStringValid(data, i)
+			end, escaped := skipString(data, i+1)
 			if expectKey {
-				keys = append(keys, [2]int{i, end})
+				keys = append(keys, keySpan{int32(i), int32(end), escaped})
 				expectKey = false
 			}
 			i = end - 1
 		}
 	}
+	w.frames, w.spans = stack, keys // kept for the next call
 	return out
 }
 
-// markSuperseded adds to out the keys of one object (spans, quotes
-// included) that occur again later in it.
-func markSuperseded(data []byte, spans [][2]int, out map[int]bool) map[int]bool {
-	key := func(s [2]int) string { return keyString(data[s[0]+1 : s[1]-1]) }
-	same := func(a, b [2]int) bool {
-		ka, kb := data[a[0]+1:a[1]-1], data[b[0]+1:b[1]-1]
-		if bytes.IndexByte(ka, '\\') < 0 && bytes.IndexByte(kb, '\\') < 0 {
-			return bytes.Equal(ka, kb)
+// A keySpan is a key in JSON text, quotes included.
+type keySpan struct {
+	lo, hi  int32
+	escaped bool
+}
+
+// skipString returns the index past the valid JSON string whose content
+// starts at data[i], and whether it has escapes.
+func skipString(data []byte, i int) (int, bool) {
+	escaped := false
+	for {
+		i = jsonPlainRun(data, i)
+		switch c := data[i]; {
+		case c == '"':
+			return i + 1, escaped
+		case c == '\\':
+			escaped = true
+			i += 2
+		default: // a byte >= 0x80: valid UTF-8 here
+			i++
 		}
-		return keyString(ka) == keyString(kb)
 	}
-	mark := func(s [2]int) {
+}
+
+// markSuperseded adds to out the keys of one object that occur again
+// later in it.
+func markSuperseded(data []byte, spans []keySpan, out map[int]bool) map[int]bool {
+	text := func(s keySpan) []byte { return data[s.lo+1 : s.hi-1] }
+	same := func(a, b keySpan) bool {
+		if !a.escaped && !b.escaped {
+			return bytes.Equal(text(a), text(b))
+		}
+		return keyString(text(a)) == keyString(text(b))
+	}
+	mark := func(s keySpan) {
 		if out == nil {
 			out = map[int]bool{}
 		}
-		out[s[0]] = true
+		out[int(s.lo)] = true
 	}
 	if len(spans) <= 16 {
 		for a := range spans {
@@ -413,28 +432,14 @@ func markSuperseded(data []byte, spans [][2]int, out map[int]bool) map[int]bool 
 	}
 	last := make(map[string]int, len(spans))
 	for n, s := range spans {
-		last[key(s)] = n
+		last[keyString(text(s))] = n
 	}
 	for n, s := range spans {
-		if last[key(s)] != n {
+		if last[keyString(text(s))] != n {
 			mark(s)
 		}
 	}
 	return out
-}
-
-// skipStringValid returns the index past the valid JSON string literal
-// whose opening quote is at data[i].
-func skipStringValid(data []byte, i int) int {
-	for i++; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return i
 }
 
 // A rawEdit is a change to JSON text: the bytes data[lo:hi] replaced by

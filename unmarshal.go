@@ -155,7 +155,7 @@ func coerceRaw(o Options, data []byte, t *Type) (out []byte, report func(), err 
 	defer w.release()
 	w.budget += workPerByte * len(data)
 	w.scanned += len(data)
-	w.superseded = supersededKeys(data[:end], start)
+	w.superseded = w.supersededKeys(data[:end], start)
 	_, r := w.rawOne(data, start, t, 0)
 	if w.limit != nil {
 		e := *w.limit

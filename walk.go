@@ -38,7 +38,8 @@ type walker struct {
 	data []byte
 	out  []byte
 	pos  int
-	stopAll    bool // the limit is the work budget: every parameter stops
+
+	stopAll bool // the limit is the work budget: every parameter stops
 
 	// The scratch stacks of the evaluations in progress, taken from a pool
 	// when the call first needs them (see ensure): converting one scalar
@@ -51,7 +52,9 @@ type scratch struct {
 	types  []*Type
 	res    []result
 	cands  []cand
-	leaves []Error // the errors of failed results, until they are needed
+	leaves []Error   // the errors of failed results, until they are needed
+	frames []int32   // supersededKeys' stack of open containers
+	spans  []keySpan // ... and of the keys of the open objects
 
 	typesHigh, resHigh, candsHigh, leavesHigh int // how much of each was used
 }
@@ -86,7 +89,8 @@ func (w *walker) release() {
 	clear(s.res[:s.resHigh])
 	clear(s.cands[:s.candsHigh])
 	clear(s.leaves[:s.leavesHigh])
-	*s = scratch{types: s.types[:0], res: s.res[:0], cands: s.cands[:0], leaves: s.leaves[:0]}
+	*s = scratch{types: s.types[:0], res: s.res[:0], cands: s.cands[:0], leaves: s.leaves[:0],
+		frames: s.frames[:0], spans: s.spans[:0]}
 	if cap(s.res) > 1<<12 || cap(s.cands) > 1<<12 || cap(s.types) > 1<<12 || cap(s.leaves) > 1<<12 {
 		return // let an unusually large call's scratch go
 	}
