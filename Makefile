@@ -16,8 +16,8 @@ FUZZMINIMIZETIME ?= 10s
 # -fuzztime duration ends while a worker is busy (golang/go#75804, fixed in
 # go1.27). A count has no deadline to race; 20000 runs take ~3s a target here.
 SMOKE_FUZZTIME  ?= 20000x
-BENCHCOUNT      ?= 6
-BENCHTIME       ?= 200ms
+ROUNDS          ?= 8
+BENCHTIME       ?= 100ms
 # Every module go.work lists: the core, each integration and each example
 # (modules of their own, so that the core keeps no third-party dependency).
 # Read from go.work, so that a module is checked as soon as it is listed.
@@ -87,12 +87,12 @@ fuzz:
 		$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMINIMIZETIME) . ; \
 	done
 
-# Benchmarks are named Benchmark<What>/<case>/impl=<who>, so benchstat can
-# put the implementations side by side (-col /impl) with ratios from one run.
-bench: $(BIN)/benchstat
-	$(GO) test -run='^$$' -bench=. -benchmem -count=$(BENCHCOUNT) -benchtime=$(BENCHTIME) . > bench.txt
-	(cd examples/compare && $(GO) test -run='^$$' -bench=. -benchmem -count=$(BENCHCOUNT) -benchtime=$(BENCHTIME) .) >> bench.txt
-	$(BIN)/benchstat -table '' -col '/impl@(encoding_json coerce naive go_json)' -row '.name /doc /case /args' bench.txt
+# The README's performance tables: every benchmark behind them, in rounds
+# that alternate the implementations compared in a row (see
+# internal/benchtable). The raw `go test -bench` output goes to bench.txt,
+# for benchstat.
+bench:
+	$(GO) run ./internal/benchtable -rounds $(ROUNDS) -benchtime $(BENCHTIME) -raw bench.txt
 
 clean:
 	rm -rf $(BIN) bench.txt

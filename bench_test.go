@@ -305,3 +305,125 @@ func mustBenchSchema(b *testing.B, text string) *Schema {
 	}
 	return s
 }
+
+// The change report costs nothing while Options.OnChange is unset: the
+// same call with and without a callback, on arguments that conform (no
+// change to report either way) and on arguments as LLM clients send them.
+func BenchmarkChangeReport(b *testing.B) {
+	plain := compileSchema(b, "pydantic-create-issue.json")
+	changes := 0
+	reported := plain.WithOptions(Options{OnChange: func(Change) { changes++ }})
+	for _, c := range []struct{ name, args string }{
+		{"conforming", createIssueArgs},
+		{"broken", createIssueBrokenArgs},
+	} {
+		args := []byte(c.args)
+		for _, r := range []struct {
+			name string
+			s    *Schema
+		}{{"unset", plain}, {"set", reported}} {
+			b.Run("case="+c.name+"/report="+r.name+"/impl=coerce", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := r.s.CoerceJSON(args); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// Cost per level of nesting, at depth 100 and 10000: JSON text declared
+// list parsed to a value, and that value declared str written as text.
+// The per-level cost should not grow with depth (the codec keeps no
+// per-level state beyond a stack that grows by appending).
+func BenchmarkDepth(b *testing.B) {
+	for _, depth := range []int{100, 10000} {
+		text := strings.Repeat("[", depth) + "1" + strings.Repeat("]", depth)
+		o := Options{MaxDepth: depth + 1}
+		v, err := o.ToDeclared(text, "list")
+		if err != nil {
+			b.Fatal(err)
+		}
+		name := "depth=" + strconv.Itoa(depth)
+		b.Run("op=decode/"+name+"/impl=coerce", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := o.ToDeclared(text, "list"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("op=decode/"+name+"/impl=encoding_json", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var v any
+				if err := json.Unmarshal([]byte(text), &v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("op=encode/"+name+"/impl=coerce", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := o.ToDeclared(v, "str"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("op=encode/"+name+"/impl=encoding_json", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				text, err := json.Marshal(v)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = string(text)
+			}
+		})
+	}
+}
+
+// Bytes allocated to write a large value as JSON text, against the size
+// of the text (out-B/op): the encoder should allocate the output and
+// little more, however large it is.
+func BenchmarkEncodeSize(b *testing.B) {
+	one := bench10KB(b)
+	var record []any
+	if err := json.Unmarshal([]byte(one), &record); err != nil {
+		b.Fatal(err)
+	}
+	for _, size := range []struct {
+		name string
+		n    int
+	}{{"64KB", 64 << 10}, {"1MB", 1 << 20}} {
+		var v []any
+		for n := 0; n < size.n; n += len(one) {
+			v = append(v, record...)
+		}
+		b.Run("size="+size.name+"/impl=coerce", func(b *testing.B) {
+			b.ReportAllocs()
+			var out any
+			for b.Loop() {
+				var err error
+				if out, err = ToDeclared(v, "str"); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(out.(string))), "out-B/op")
+		})
+		b.Run("size="+size.name+"/impl=encoding_json", func(b *testing.B) {
+			b.ReportAllocs()
+			var out string
+			for b.Loop() {
+				text, err := json.Marshal(v)
+				if err != nil {
+					b.Fatal(err)
+				}
+				out = string(text)
+			}
+			b.ReportMetric(float64(len(out)), "out-B/op")
+		})
+	}
+}

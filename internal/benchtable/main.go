@@ -38,16 +38,6 @@ var bins = []bin{
 	{"compare", "examples/compare", []string{"PassThrough", "RepairArgsJSON", "RepairArgs"}},
 }
 
-// A row of a table: the benchmark of coerce and of each baseline, by full
-// name without the -GOMAXPROCS suffix.
-type row struct {
-	label  string
-	bin    string
-	coerce string
-	bases  []string // baselines, compared in this order
-	per    float64  // divide times by this (a per-level cost); 0: 1
-}
-
 // A measurement of one benchmark in one round.
 type sample struct {
 	ns, bytes, allocs float64

@@ -78,8 +78,8 @@ func (t *tables) print(w io.Writer) {
 	fmt.Fprintln(w, "| arguments | unset | set | allocs unset / set |")
 	fmt.Fprintln(w, "|---|---|---|---|")
 	for _, c := range []struct{ label, cs string }{
-		{"conforming, `CoerceJSON`", "conforming"},
-		{"the quickstart call, `CoerceJSON`", "broken"},
+		{"ten conforming parameters, `CoerceJSON`", "conforming"},
+		{"ten parameters as LLM clients send them, `CoerceJSON`", "broken"},
 	} {
 		off := t.get("root", "ChangeReport/case="+c.cs+"/report=unset/impl=coerce")
 		on := t.get("root", "ChangeReport/case="+c.cs+"/report=set/impl=coerce")
