@@ -97,12 +97,7 @@ func (f *fitter) fit(v any, t *Type, depth int) bool {
 		if depth >= f.maxDepth {
 			return false
 		}
-		for k, e := range x {
-			if !f.fit(e, t.field(k), depth+1) {
-				return false
-			}
-		}
-		return true
+		return f.fitObject(x, t, depth+1)
 	case []any:
 		if t.kind != typeArray {
 			return false
@@ -114,7 +109,7 @@ func (f *fitter) fit(v any, t *Type, depth int) bool {
 			return false
 		}
 		for i, e := range x {
-			if !f.fit(e, t.item(i), depth+1) {
+			if !f.fitQuick(e, t.item(i), depth+1) {
 				return false
 			}
 		}
@@ -129,6 +124,40 @@ func (f *fitter) fit(v any, t *Type, depth int) bool {
 		return f.fitReflect(reflect.ValueOf(v), []*Type{t}, depth)&1 != 0
 	}
 	return false
+}
+
+// fitObject fits the members of m, at depth, to object type t. Where t
+// indexes its properties and takes anything under other keys, it looks
+// each property up in m rather than each key of m in t: a lookup in m
+// costs about what one in the index does, and iterating a Go map costs
+// as much again. That loop runs over the schema's properties, so it is
+// taken only when they are not many more than m's keys.
+func (f *fitter) fitObject(m map[string]any, t *Type, depth int) bool {
+	if ix := t.index; ix != nil && t.patterns == nil && t.rest.isAny() && len(ix.list) <= 2*len(m)+8 {
+		for i := range ix.list {
+			p := &ix.list[i]
+			if v, ok := m[p.name]; ok && !f.fitQuick(v, p.t, depth) {
+				return false
+			}
+		}
+		return true
+	}
+	for k, v := range m {
+		if !f.fitQuick(v, t.field(k), depth) {
+			return false
+		}
+	}
+	return true
+}
+
+// fitQuick is fit, without the call for the common member: a scalar of
+// a kind its type takes as it is.
+func (f *fitter) fitQuick(v any, t *Type, depth int) bool {
+	if v == nil || quickKind(v)&t.quickAccepts() != 0 {
+		f.work++
+		return true
+	}
+	return f.fit(v, t, depth)
 }
 
 // fitScalar fits v to a scalar type.
@@ -164,6 +193,9 @@ func fitScalar(v any, t *Type) bool {
 // tell objects apart, that member decides alone; otherwise the members of
 // v's kind are fitted together.
 func (f *fitter) fitUnion(v any, u *Type, depth int) bool {
+	if u.scalars&quickKind(v) != 0 {
+		return true // a scalar of a member's kind, the common case of Optional[str]
+	}
 	k := kindOf(v)
 	if k == kindNull {
 		return true
@@ -444,7 +476,7 @@ func keysOf(v any, t *Type) keys {
 		if t.closed && !t.known(k) {
 			return 0
 		}
-		pt := t.props[k]
+		pt, _ := t.prop(k)
 		if pt == nil || pt.enum == nil {
 			continue
 		}
@@ -679,7 +711,7 @@ func rawField(t *Type, key []byte, escaped bool) *Type {
 	if t.patterns != nil {
 		return t.patterns.fieldBytes(t, key)
 	}
-	if f, ok := t.props[string(key)]; ok { // no allocation: the conversion is in the map index
+	if f, ok := t.propBytes(key); ok {
 		return f
 	}
 	return t.rest
@@ -715,7 +747,7 @@ func (c rawChild) known(t *Type) bool {
 	if c.escaped {
 		return t.known(keyString(c.key))
 	}
-	if _, ok := t.props[string(c.key)]; ok {
+	if _, ok := t.propBytes(c.key); ok {
 		return true
 	}
 	return t.patterns != nil && t.patterns.match(c.key) != 0
@@ -1121,7 +1153,7 @@ func (kt *rawKeys) key(ts []*Type, key rawChild) {
 func (kt *rawKeys) value(ts []*Type, key rawChild, tok []byte) {
 	for j, t := range ts {
 		pt := key.of(t)
-		if _, ok := t.props[string(key.key)]; !ok || key.escaped {
+		if _, ok := t.propBytes(key.key); !ok || key.escaped {
 			pt = nil
 		}
 		if !t.keyed || pt == nil || pt.enum == nil {

@@ -82,6 +82,7 @@ func goType(rt reflect.Type) *Type {
 	}
 	b := goTypes{seen: map[reflect.Type]*Type{}}
 	t := b.typeOf(rt)
+	seal(t)
 	if goTypeCache.n.Load() < maxCachedGoTypes {
 		if prev, loaded := goTypeCache.m.LoadOrStore(rt, t); loaded {
 			return prev.(*Type)

@@ -24,7 +24,10 @@ type Schema struct {
 }
 
 func newSchema(root *Type, o Options) *Schema {
-	return &Schema{root: root, params: paramsType(root), opts: o}
+	params := paramsType(root)
+	seal(root)
+	seal(params)
+	return &Schema{root: root, params: params, opts: o}
 }
 
 // paramsType is the object type that gives each parameter its type: the
@@ -167,7 +170,7 @@ func (s *Schema) Lookup(param string) (*Type, bool) {
 	if s.params == nil {
 		return nil, false
 	}
-	if t, ok := s.params.props[param]; ok {
+	if t, ok := s.params.prop(param); ok {
 		return t, true
 	}
 	if s.params.rest != nil {
@@ -191,13 +194,7 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 		return args, nil
 	}
 	f := newFitter(s.opts)
-	fits := true
-	for k, v := range args {
-		if fits = f.fit(v, s.params.field(k), 1); !fits {
-			break
-		}
-	}
-	if fits {
+	if f.fitObject(args, s.params, 1) {
 		countWork(f.work)
 		return args, nil
 	}
@@ -944,7 +941,7 @@ func (p *patterns) fieldBytes(t *Type, key []byte) *Type {
 
 // fieldOf is the type of key, which matches the patterns m.
 func (p *patterns) fieldOf(t *Type, key string, m uint64) *Type {
-	pt, ok := t.props[key]
+	pt, ok := t.prop(key)
 	switch {
 	case m == 0 && ok:
 		return pt

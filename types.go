@@ -137,6 +137,11 @@ type Type struct {
 	enum     []any    // any kind: the values allowed (const, enum), as the schema decodes them
 	keyed    bool     // typeObject: required, closed or a property with enum is set
 	plainInt bool     // typeInteger: in JSON text, only digits fit (a Go integer's decoder wants them)
+
+	// Derived when the type is built or its schema compiled, to fit
+	// conforming values quickly; the zero values mean "work it out".
+	scalars kindSet                   // typeUnion: the kinds its plain scalar members take, if all are such
+	index   *propIndex // typeObject: props, by a hash cheaper than the map's (see seal)
 }
 
 // Predeclared types: shared so that the common declarations allocate nothing.
@@ -220,6 +225,137 @@ func (t *Type) Property(name string) *Type {
 	return orAny(t.field(name))
 }
 
+// A propIndex holds an object type's properties in an open-addressed
+// table under a fixed hash, built once the schema is compiled. Fitting a
+// conforming parameter is a kind check; finding its type in a Go map
+// costs several times that (the map hashes with a per-map seed through a
+// generic path), and the index finds it in one multiply per 8 bytes of the
+// key and, at a load of at most one half, a probe or two. The longest probe
+// is fixed by the schema's names, not by the keys looked up: a lookup costs
+// at most that, so hostile keys cost no more than the schema's size.
+type propIndex struct {
+	mask  uint64
+	slots []propSlot
+	list  []propSlot // the properties, by name
+}
+
+type propSlot struct {
+	hash uint64
+	name string
+	t    *Type // nil: an empty slot
+}
+
+// seal derives, once a type is complete, what fitting uses and cannot be
+// worked out while the type is built (a schema's types are filled in
+// after they are referenced): the property index of every object type
+// reachable from t. It runs before the type is published (returned in a
+// Schema or stored in the Go type cache), and a type sealed once is never
+// written again, so sealing a graph that shares sealed types is a read.
+// Types with properties come only from schemas and Go types; those
+// ParseType builds, which its cache shares, have none.
+func seal(t *Type) {
+	seen := map[*Type]bool{}
+	var visit func(t *Type)
+	visit = func(t *Type) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		if len(t.props) > 0 && t.index == nil {
+			t.index = newPropIndex(t.props)
+		}
+		for _, p := range t.props {
+			visit(p)
+		}
+		for _, m := range t.members {
+			visit(m)
+		}
+		for _, p := range t.prefix {
+			visit(p)
+		}
+		visit(t.elem)
+		visit(t.rest)
+		if t.patterns != nil {
+			for _, p := range t.patterns.list {
+				visit(p.t)
+			}
+		}
+	}
+	visit(t)
+}
+
+// newPropIndex indexes props, or returns nil for an empty map.
+func newPropIndex(props map[string]*Type) *propIndex {
+	if len(props) == 0 {
+		return nil
+	}
+	size := 4
+	for size < 2*len(props) {
+		size *= 2
+	}
+	ix := &propIndex{mask: uint64(size - 1), slots: make([]propSlot, size), list: make([]propSlot, 0, len(props))}
+	for name, t := range props {
+		h := propHash(name)
+		i := h & ix.mask
+		for ix.slots[i].t != nil {
+			i = (i + 1) & ix.mask
+		}
+		ix.slots[i] = propSlot{h, name, t}
+		ix.list = append(ix.list, propSlot{h, name, t})
+	}
+	slices.SortFunc(ix.list, func(a, b propSlot) int { return strings.Compare(a.name, b.name) })
+	return ix
+}
+
+func findProp[S ~string | ~[]byte](ix *propIndex, key S) (*Type, bool) {
+	h := propHash(key)
+	for i := h & ix.mask; ; i = (i + 1) & ix.mask {
+		switch s := &ix.slots[i]; {
+		case s.t == nil:
+			return nil, false
+		case s.hash == h && s.name == string(key):
+			return s.t, true
+		}
+	}
+}
+
+// propHash mixes the key 8 bytes at a time (a multiply and a shift
+// each), so that names differing anywhere spread apart; the last 8 bytes,
+// or a short key's first and last 4, are read as overlapping words.
+func propHash[S ~string | ~[]byte](s S) uint64 {
+	const m = 0x9e3779b97f4a7c15
+	n := len(s)
+	h := uint64(n) * m
+	var w uint64
+	switch {
+	case n > 8:
+		for i := 0; i < n-8; i += 8 {
+			h = (h ^ le64(s[i:])) * m
+			h ^= h >> 29
+		}
+		w = le64(s[n-8:])
+	case n == 8:
+		w = le64(s)
+	case n >= 4:
+		w = uint64(le32(s)) | uint64(le32(s[n-4:]))<<32
+	case n > 0:
+		w = uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16
+	}
+	h = (h ^ w) * m
+	return h ^ h>>32
+}
+
+func le64[S ~string | ~[]byte](s S) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+func le32[S ~string | ~[]byte](s S) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
 // isAny reports whether every value conforms to t; a nil *Type is any.
 func (t *Type) isAny() bool { return t == nil || t.kind == typeAny }
 
@@ -229,16 +365,34 @@ func (t *Type) field(key string) *Type {
 	if t.patterns != nil {
 		return t.patterns.field(t, key)
 	}
-	if f, ok := t.props[key]; ok {
+	if f, ok := t.prop(key); ok {
 		return f
 	}
 	return t.rest
 }
 
+// prop is the type of property key, if t declares one.
+func (t *Type) prop(key string) (*Type, bool) {
+	if ix := t.index; ix != nil {
+		return findProp(ix, key)
+	}
+	f, ok := t.props[key]
+	return f, ok
+}
+
+// propBytes is prop for a key in JSON text, without escapes.
+func (t *Type) propBytes(key []byte) (*Type, bool) {
+	if ix := t.index; ix != nil {
+		return findProp(ix, key)
+	}
+	f, ok := t.props[string(key)] // no allocation: the conversion is in the map index
+	return f, ok
+}
+
 // known reports whether key is a property or matches a pattern, as
 // additionalProperties: false asks.
 func (t *Type) known(key string) bool {
-	if _, ok := t.props[key]; ok {
+	if _, ok := t.prop(key); ok {
 		return true
 	}
 	return t.patterns != nil && t.patterns.matchString(key) != 0
@@ -367,7 +521,85 @@ func newUnion(alts []*Type) *Type {
 		names[i] = m.name
 		exact = exact && m.exact
 	}
-	return &Type{kind: typeUnion, members: members, name: strings.Join(names, " | "), exact: exact}
+	return &Type{kind: typeUnion, members: members, name: strings.Join(names, " | "), exact: exact, scalars: scalarKinds(members)}
+}
+
+// A kindSet is a set of the kinds of scalar values, as fitting tells
+// them apart: a whole finite number is an integer, any finite one a number.
+type kindSet uint8
+
+const (
+	setNull kindSet = 1 << iota
+	setBool
+	setInteger
+	setNumber
+	setString
+)
+
+// scalarKinds is the set of kinds the members take, if every member is a
+// scalar type that any value of its kind fits; otherwise 0.
+func scalarKinds(members []*Type) kindSet {
+	var set kindSet
+	for _, m := range members {
+		switch {
+		case m.kind == typeNull:
+			set |= setNull
+		case m.kind == typeBoolean:
+			set |= setBool
+		case m.kind == typeInteger && !m.plainInt:
+			set |= setInteger
+		case m.kind == typeNumber:
+			set |= setInteger | setNumber
+		case m.kind == typeString:
+			set |= setString
+		default:
+			return 0
+		}
+	}
+	return set
+}
+
+// quickAccepts is the set of scalar kinds that t takes as they are,
+// whatever the value: for a scalar type its kind's, for a union its
+// scalars; 0 where that takes more than the kind to tell.
+func (t *Type) quickAccepts() kindSet {
+	if t == nil {
+		return allScalars
+	}
+	if t.kind == typeUnion {
+		return t.scalars
+	}
+	if t.plainInt {
+		return 0
+	}
+	return scalarSets[t.kind]
+}
+
+const allScalars = setNull | setBool | setInteger | setNumber | setString
+
+var scalarSets = [...]kindSet{
+	typeAny: allScalars, typeNull: setNull, typeBoolean: setBool, typeInteger: setInteger,
+	typeNumber: setInteger | setNumber, typeString: setString, typeArray: 0, typeObject: 0, typeUnion: 0,
+}
+
+// quickKind is the kind of a decoded scalar, as a kindSet of one kind (an
+// integer is also a number); 0 for any other value.
+func quickKind(v any) kindSet {
+	switch x := v.(type) {
+	case string:
+		return setString
+	case bool:
+		return setBool
+	case float64:
+		switch {
+		case x != x || x-x != 0: // NaN or infinite: no JSON form
+			return 0
+		case x == float64(int64(x)):
+			return setInteger | setNumber
+		}
+		return setNumber
+	}
+	return 0
 }
 
 // ParseType parses a declared type. Names are case-insensitive and spaces

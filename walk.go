@@ -705,7 +705,7 @@ type cand struct {
 
 // take records in c the result r of the container's member at.
 func (c *cand) take(w *walker, at child, e any, r *result, x any, inPlace bool) {
-	if pt := c.t.props[at.key]; at.index < 0 && pt != nil && pt.enum != nil {
+	if pt, _ := c.t.prop(at.key); at.index < 0 && pt != nil && pt.enum != nil {
 		val := e
 		if r.state == converted {
 			val = r.out
