@@ -9,8 +9,10 @@ import (
 	"unicode/utf8"
 )
 
-// The sentinel errors. Every error returned by this package wraps exactly one
-// of them, so callers can branch with errors.Is without parsing messages.
+// The sentinel errors. Every [*Error] wraps exactly one of them, so callers
+// can branch with errors.Is without parsing messages. A call that finds
+// several failures returns them joined (errors.Join): errors.Is then
+// matches the sentinel of any of them, and errors.As finds the first.
 var (
 	// ErrSyntax: text that had to be parsed (JSON text, a numeric or boolean
 	// string, a type expression) is malformed.
