@@ -1,6 +1,7 @@
 package coerce
 
 import (
+	"context"
 	"log/slog"
 	"reflect"
 	"strconv"
@@ -149,9 +150,44 @@ func (c Change) LogValue() slog.Value {
 // server can see how often and how its clients send broken arguments:
 //
 //	opts := coerce.Options{OnChange: coerce.LogChanges(slog.Default(), "search")}
+//
+// Where each call has a context, [ReportChanges] logs with it.
 func LogChanges(l *slog.Logger, tool string) func(Change) {
+	return func(c Change) { logChange(context.Background(), l, tool, c) }
+}
+
+func logChange(ctx context.Context, l *slog.Logger, tool string, c Change) {
+	l.DebugContext(ctx, "coerce: argument repaired", slog.String("tool", tool), slog.Any("change", c))
+}
+
+// ReportChanges returns the Options.OnChange of one call of a tool, for an
+// integration that offers its users the three listeners every integration
+// in this repository does: it hands each change to inner (the OnChange of
+// the options the integration was given), to report with the call's
+// context and the tool's name, and to l at debug level with the same
+// (see [LogChanges]), skipping those that are nil. It returns nil when
+// nobody would hear of a change (l counts only if it logs debug records
+// for ctx), so that such calls cost nothing.
+func ReportChanges(ctx context.Context, tool string, inner func(Change), report func(context.Context, string, Change), l *slog.Logger) func(Change) {
+	if l != nil && !l.Enabled(ctx, slog.LevelDebug) {
+		l = nil
+	}
+	switch {
+	case report == nil && l == nil:
+		return inner
+	case inner == nil && l == nil:
+		return func(c Change) { report(ctx, tool, c) }
+	}
 	return func(c Change) {
-		l.Debug("coerce: argument repaired", slog.String("tool", tool), slog.Any("change", c))
+		if inner != nil {
+			inner(c)
+		}
+		if report != nil {
+			report(ctx, tool, c)
+		}
+		if l != nil {
+			logChange(ctx, l, tool, c)
+		}
 	}
 }
 

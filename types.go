@@ -140,7 +140,7 @@ type Type struct {
 
 	// Derived when the type is built or its schema compiled, to fit
 	// conforming values quickly; the zero values mean "work it out".
-	scalars kindSet                   // typeUnion: the kinds its plain scalar members take, if all are such
+	scalars kindSet    // typeUnion: the kinds its plain scalar members take, if all are such
 	index   *propIndex // typeObject: props, by a hash cheaper than the map's (see seal)
 }
 

@@ -153,7 +153,7 @@ type core struct {
 type compiled struct {
 	name   string
 	schema *coerce.Schema // nil: the tool has no parameters, or err is set
-	opts   coerce.Options // schema's options, Logger's OnChange included
+	opts   coerce.Options // schema's options
 	err    error          // the schema could not be compiled
 }
 
@@ -202,9 +202,6 @@ func (c *core) load(ctx context.Context) (*compiled, error) {
 		return nil, fmt.Errorf("einocoerce: tool info is nil")
 	}
 	k := &compiled{name: info.Name, opts: c.opts.Coerce}
-	if c.opts.Logger != nil {
-		k.opts.OnChange = both(k.opts.OnChange, coerce.LogChanges(c.opts.Logger, info.Name))
-	}
 	k.schema, k.err = compile(info, k.opts)
 	c.compiled.Store(k)
 	return k, nil
@@ -252,9 +249,9 @@ func (c *core) coerce(ctx context.Context, args string) string {
 		return args
 	}
 	s := k.schema
-	if c.opts.OnChange != nil {
-		opts, report := k.opts, c.opts.OnChange
-		opts.OnChange = both(opts.OnChange, func(ch coerce.Change) { report(ctx, k.name, ch) })
+	if c.opts.OnChange != nil || c.opts.Logger != nil {
+		opts := k.opts
+		opts.OnChange = coerce.ReportChanges(ctx, k.name, opts.OnChange, c.opts.OnChange, c.opts.Logger)
 		s = s.WithOptions(opts)
 	}
 	in := []byte(args)
@@ -277,17 +274,6 @@ func (c *core) fail(ctx context.Context, k *compiled, err error) {
 		name = k.name
 	}
 	c.opts.OnError(ctx, name, err)
-}
-
-// both returns a function that calls f, then g; either may be nil.
-func both(f, g func(coerce.Change)) func(coerce.Change) {
-	if f == nil {
-		return g
-	}
-	if g == nil {
-		return f
-	}
-	return func(c coerce.Change) { f(c); g(c) }
 }
 
 // blank reports whether args is empty or JSON whitespace only.

@@ -138,7 +138,7 @@ func (r *repairer) input(ctx context.Context, tools []*ai.ToolDefinition, req *a
 	}
 	s, o := ts.schema, r.o.Coerce
 	if r.o.OnChange != nil || r.o.Logger != nil {
-		o.OnChange = r.onChange(ctx, req.Name)
+		o.OnChange = coerce.ReportChanges(ctx, req.Name, o.OnChange, r.o.OnChange, r.o.Logger)
 		s = s.WithOptions(o)
 	}
 	out, changed, err := repair(s, o, ts.params, req.Input)
@@ -195,28 +195,6 @@ func (r *repairer) schema(name string, def map[string]any) *toolSchema {
 func (r *repairer) fail(ctx context.Context, tool string, err error) {
 	if r.o.OnError != nil {
 		r.o.OnError(ctx, tool, err)
-	}
-}
-
-// onChange is the coerce.Options.OnChange of one tool request: it reports
-// each change to the Coerce options' own OnChange, to Options.OnChange and
-// to the logger.
-func (r *repairer) onChange(ctx context.Context, tool string) func(coerce.Change) {
-	inner, report := r.o.Coerce.OnChange, r.o.OnChange
-	var log func(coerce.Change)
-	if r.o.Logger != nil {
-		log = coerce.LogChanges(r.o.Logger, tool)
-	}
-	return func(c coerce.Change) {
-		if inner != nil {
-			inner(c)
-		}
-		if report != nil {
-			report(ctx, tool, c)
-		}
-		if log != nil {
-			log(c)
-		}
 	}
 }
 

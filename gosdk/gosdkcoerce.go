@@ -156,26 +156,12 @@ func (c *coercer) coerce(ctx context.Context, call *mcp.CallToolRequest, next mc
 // Options.OnChange and Options.Logger. Without either, it returns schema
 // as it is, at no cost.
 func (c *coercer) perCall(ctx context.Context, tool string, schema *coerce.Schema) *coerce.Schema {
-	onChange := c.opts.OnChange
-	var logChange func(coerce.Change)
-	if l := c.opts.Logger; l != nil && l.Enabled(ctx, slog.LevelDebug) {
-		logChange = coerce.LogChanges(l, tool)
-	}
-	if onChange == nil && logChange == nil {
+	o := c.opts.Coerce
+	if c.opts.OnChange == nil && c.opts.Logger == nil {
 		return schema
 	}
-	o := c.opts.Coerce
-	own := o.OnChange
-	o.OnChange = func(ch coerce.Change) {
-		if own != nil {
-			own(ch)
-		}
-		if onChange != nil {
-			onChange(ctx, tool, ch)
-		}
-		if logChange != nil {
-			logChange(ch)
-		}
+	if o.OnChange = coerce.ReportChanges(ctx, tool, o.OnChange, c.opts.OnChange, c.opts.Logger); o.OnChange == nil {
+		return schema
 	}
 	return schema.WithOptions(o)
 }

@@ -120,8 +120,8 @@ func (c *coercer) beforeCallTool(ctx context.Context, _ any, req *mcp.CallToolRe
 		return // unknown tool or no schema: the server answers for it
 	}
 
-	log := c.opts.Logger != nil && c.opts.Logger.Enabled(ctx, slog.LevelDebug)
-	if c.opts.Coerce.OnChange == nil && c.opts.OnChange == nil && !log {
+	report := coerce.ReportChanges(ctx, name, c.opts.Coerce.OnChange, c.opts.OnChange, c.opts.Logger)
+	if report == nil {
 		// Nobody hears of the changes: the schema as compiled will do,
 		// with nothing to allocate per call.
 		c.coerce(ctx, schema, name, &req.Params)
@@ -133,7 +133,9 @@ func (c *coercer) beforeCallTool(ctx context.Context, _ any, req *mcp.CallToolRe
 	o := c.opts.Coerce
 	o.OnChange = func(ch coerce.Change) { changes = append(changes, ch) }
 	if c.coerce(ctx, schema.WithOptions(o), name, &req.Params) {
-		c.changed(ctx, name, changes, log)
+		for _, ch := range changes {
+			report(ch)
+		}
 	}
 }
 
@@ -172,25 +174,6 @@ func (c *coercer) coerce(ctx context.Context, schema *coerce.Schema, name string
 		return true
 	}
 	return false
-}
-
-// changed reports the changes made to a call of the named tool.
-func (c *coercer) changed(ctx context.Context, name string, changes []coerce.Change, log bool) {
-	var logChange func(coerce.Change)
-	if log {
-		logChange = coerce.LogChanges(c.opts.Logger, name)
-	}
-	for _, ch := range changes {
-		if c.opts.Coerce.OnChange != nil {
-			c.opts.Coerce.OnChange(ch)
-		}
-		if c.opts.OnChange != nil {
-			c.opts.OnChange(ctx, name, ch)
-		}
-		if logChange != nil {
-			logChange(ch)
-		}
-	}
 }
 
 // schemaFor returns the compiled input schema of the named tool, or nil if
