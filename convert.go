@@ -279,21 +279,29 @@ func (w *walker) wrapsText(t *Type, text string) bool {
 	return w.o.WrapScalars && t.kind == typeArray && (text == "" || text[0] != '[' && text[0] != '{')
 }
 
+// reparsed is the result for type t of v, whose other form (its JSON
+// text parsed, or its JSON form) by rule is val, which gave result r: v
+// converted to val or to what r made of it, with r's changes and keys.
+func (w *walker) reparsed(v any, t *Type, rule Rule, val any, r result) result {
+	if r.state == failed {
+		return r
+	}
+	out := val
+	if r.state == converted {
+		out = r.out
+	}
+	c := w.convert(v, t, out, rule)
+	c.chg = c.chg.with(r.chg)
+	c.keys = r.keys
+	return c
+}
+
 // fromParsed is the result for type t of a string v whose JSON text,
 // unwrapped by rule, was parsed into val, which gave result r.
 func (w *walker) fromParsed(v any, t *Type, rule Rule, sh shape, val any, r result) result {
-	if r.state != failed {
-		out := val
-		if r.state == converted {
-			out = r.out
-		}
-		c := w.convert(v, t, out, rule)
-		c.chg = c.chg.with(r.chg)
-		c.keys = r.keys
-		if r.state == fits {
-			c.keys |= keysTextFit
-		}
-		r = c
+	fitted := r.state == fits
+	if r = w.reparsed(v, t, rule, val, r); fitted {
+		r.keys |= keysTextFit
 	}
 	r.keys |= keysTextObject
 	if sh == shapeArray {

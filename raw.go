@@ -120,17 +120,9 @@ func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, err
 			switch r.state {
 			case failed:
 				w.rollback(m)
-				if fail == nil {
-					fail = w.newFailure()
-				}
-				fail.kids = append(fail.kids, failKid{at.child(), w.failureOf(&r)})
+				fail = w.failAt(fail, at.child(), &r)
 			case converted:
-				if r.chg != nil {
-					if chg == nil {
-						chg = &changes{}
-					}
-					chg.kids = append(chg.kids, changeKid{at.child(), r.chg})
-				}
+				chg = chg.at(at.child(), r.chg)
 			}
 		}
 		i = skipJSONSpace(args, hi)
@@ -314,18 +306,10 @@ func (w *walker) rawContainerInto(i int, k kind, t *Type, depth int) (int, resul
 		}
 		switch r.state {
 		case failed:
-			if fail == nil {
-				fail = w.newFailure()
-			}
-			fail.kids = append(fail.kids, failKid{at.child(), w.failureOf(&r)})
+			fail = w.failAt(fail, at.child(), &r)
 		case converted:
 			changed = true
-			if r.chg != nil {
-				if chg == nil {
-					chg = &changes{}
-				}
-				chg.kids = append(chg.kids, changeKid{at.child(), r.chg})
-			}
+			chg = chg.at(at.child(), r.chg)
 		}
 		i = skipJSONSpace(data, i)
 		if data[i] == ',' {
@@ -493,28 +477,10 @@ func (w *walker) rawEval(data []byte, i int, ts []*Type, depth int) (int, int) {
 	if len(ts) == 1 && ts[0].kind != typeUnion {
 		return w.rawKinds(data, i, ts, base, depth), base
 	}
-	tb := len(w.types)
-	for _, t := range ts {
-		if t.kind == typeUnion {
-			for _, m := range t.members {
-				w.addType(tb, m)
-			}
-		} else {
-			w.addType(tb, t)
-		}
-	}
-	es := w.types[tb:]
+	es := w.flatten(ts)
 	eb := w.push(len(es))
 	end := w.rawKinds(data, i, es, eb, depth)
-	k := tokenKind(data[i])
-	for n, t := range ts {
-		if t.kind == typeUnion {
-			w.res[base+n] = w.chooseKind(k, t, es, w.res[eb:eb+len(es)])
-		} else {
-			w.res[base+n] = w.res[eb+slices.Index(es, t)]
-		}
-	}
-	w.res, w.types = w.res[:eb], w.types[:tb]
+	w.gather(tokenKind(data[i]), ts, es, base, eb)
 	return end, base
 }
 
@@ -692,18 +658,10 @@ func (w *walker) rawMember(data []byte, i int, at rawChild, cb, depth int) int {
 			}
 			switch r.state {
 			case failed:
-				if c.fail == nil {
-					c.fail = w.newFailure()
-				}
-				c.fail.kids = append(c.fail.kids, failKid{at.child(), w.failureOf(r)})
+				c.fail = w.failAt(c.fail, at.child(), r)
 			case converted:
 				c.edits = append(c.edits, r.out.(*rawEdit))
-				if r.chg != nil {
-					if c.chg == nil {
-						c.chg = &changes{}
-					}
-					c.chg.kids = append(c.chg.kids, changeKid{at.child(), r.chg})
-				}
+				c.chg = c.chg.at(at.child(), r.chg)
 			}
 		}
 	}

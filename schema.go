@@ -223,21 +223,13 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 		at := child{key: k, index: -1}
 		switch r.state {
 		case failed:
-			if fail == nil {
-				fail = w.newFailure()
-			}
-			fail.kids = append(fail.kids, failKid{at, w.failureOf(&r)})
+			fail = w.failAt(fail, at, &r)
 		case converted:
 			if !copied {
 				out, copied = maps.Clone(args), true // the caller's map stays as it was
 			}
 			out[k] = r.out
-			if r.chg != nil {
-				if chg == nil {
-					chg = &changes{}
-				}
-				chg.kids = append(chg.kids, changeKid{at, r.chg})
-			}
+			chg = chg.at(at, r.chg)
 		}
 	}
 	w.report(chg, "")

@@ -127,6 +127,16 @@ type failure struct {
 	kids []failKid
 }
 
+// failAt adds the failure of r, at child at, to f, which it allocates on
+// first use.
+func (w *walker) failAt(f *failure, at child, r *result) *failure {
+	if f == nil {
+		f = w.newFailure()
+	}
+	f.kids = append(f.kids, failKid{at, w.failureOf(r)})
+	return f
+}
+
 // leafFailure is the failure of a value itself, err: one allocation.
 func leafFailure(err Error) *failure { return &failure{err: err, leaf: true} }
 
@@ -361,17 +371,9 @@ func (w *walker) members(x any, t *Type, depth int, owned bool) result {
 		w.settleResult(&r, e, et)
 		switch r.state {
 		case failed:
-			if fail == nil {
-				fail = w.newFailure()
-			}
-			fail.kids = append(fail.kids, failKid{at, w.failureOf(&r)})
+			fail = w.failAt(fail, at, &r)
 		case converted:
-			if r.chg != nil {
-				if chg == nil {
-					chg = &changes{}
-				}
-				chg.kids = append(chg.kids, changeKid{at, r.chg})
-			}
+			chg = chg.at(at, r.chg)
 			if fail != nil {
 				return
 			}
@@ -504,6 +506,37 @@ func chooseScalar(k kind, u *Type, cs *[4]conversion) int {
 	return first
 }
 
+// gather gives each type of ts its result, into w.res from base: a
+// union's is chosen among its members', the others' copied, from the
+// results of es (flattened from ts) at eb. It then drops es and their
+// results. k is the value's kind.
+func (w *walker) gather(k kind, ts, es []*Type, base, eb int) {
+	for i, t := range ts {
+		if t.kind == typeUnion {
+			w.res[base+i] = w.chooseKind(k, t, es, w.res[eb:eb+len(es)])
+		} else {
+			w.res[base+i] = w.res[eb+slices.Index(es, t)]
+		}
+	}
+	w.res, w.types = w.res[:eb], w.types[:len(w.types)-len(es)]
+}
+
+// flatten lists, on w.types, the members of the unions in ts and the
+// other types of ts, once each.
+func (w *walker) flatten(ts []*Type) []*Type {
+	tb := len(w.types)
+	for _, t := range ts {
+		if t.kind == typeUnion {
+			for _, m := range t.members {
+				w.addType(tb, m)
+			}
+		} else {
+			w.addType(tb, t)
+		}
+	}
+	return w.types[tb:]
+}
+
 // eval evaluates v against each type of ts at once and returns the index
 // in w.res of their results, in the order of ts. The caller truncates
 // w.res back to that index when it has read them. owned says that v was
@@ -516,28 +549,10 @@ func (w *walker) eval(v any, ts []*Type, depth int, owned bool) int {
 		w.evalKinds(v, ts, base, depth, owned)
 		return base
 	}
-	// The members of the unions, and the other types, once each.
-	tb := len(w.types)
-	for _, t := range ts {
-		if t.kind == typeUnion {
-			for _, m := range t.members {
-				w.addType(tb, m)
-			}
-		} else {
-			w.addType(tb, t)
-		}
-	}
-	es := w.types[tb:]
+	es := w.flatten(ts)
 	eb := w.push(len(es))
 	w.evalKinds(v, es, eb, depth, owned && len(es) == 1)
-	for i, t := range ts {
-		if t.kind == typeUnion {
-			w.res[base+i] = w.chooseKind(kindOf(v), t, es, w.res[eb:eb+len(es)])
-		} else {
-			w.res[base+i] = w.res[eb+slices.Index(es, t)]
-		}
-	}
-	w.res, w.types = w.res[:eb], w.types[:tb]
+	w.gather(kindOf(v), ts, es, base, eb)
 	return base
 }
 
@@ -715,17 +730,9 @@ func (c *cand) take(w *walker, at child, e any, r *result, x any, inPlace bool) 
 	}
 	switch r.state {
 	case failed:
-		if c.fail == nil {
-			c.fail = w.newFailure()
-		}
-		c.fail.kids = append(c.fail.kids, failKid{at, w.failureOf(r)})
+		c.fail = w.failAt(c.fail, at, r)
 	case converted:
-		if r.chg != nil {
-			if c.chg == nil {
-				c.chg = &changes{}
-			}
-			c.chg.kids = append(c.chg.kids, changeKid{at, r.chg})
-		}
+		c.chg = c.chg.at(at, r.chg)
 		if c.fail != nil {
 			return
 		}
@@ -873,11 +880,7 @@ func (w *walker) evalArray(v any, x []any, es []*Type, rb, depth int, owned bool
 				break
 			}
 		}
-		for ci := cb; ci < len(w.cands); ci++ {
-			w.res[rb+w.cands[ci].j] = w.cands[ci].result(v)
-		}
-		clear(w.cands[cb:])
-		w.cands = w.cands[:cb]
+		w.results(v, cb, rb)
 	}
 	if text {
 		w.toText(v, es, rb, depth)
@@ -904,15 +907,21 @@ func (w *walker) evalObject(x map[string]any, es []*Type, rb, depth int, owned b
 				break
 			}
 		}
-		for ci := cb; ci < len(w.cands); ci++ {
-			w.res[rb+w.cands[ci].j] = w.cands[ci].result(x)
-		}
-		clear(w.cands[cb:])
-		w.cands = w.cands[:cb]
+		w.results(x, cb, rb)
 	}
 	if text {
 		w.toText(x, es, rb, depth)
 	}
+}
+
+// results gives the results of the container x for the candidates from
+// cb on, into w.res from rb, and drops the candidates.
+func (w *walker) results(x any, cb, rb int) {
+	for ci := cb; ci < len(w.cands); ci++ {
+		w.res[rb+w.cands[ci].j] = w.cands[ci].result(x)
+	}
+	clear(w.cands[cb:])
+	w.cands = w.cands[:cb]
 }
 
 // toText gives the results of the container x for the string types of
@@ -1078,23 +1087,25 @@ func (w *walker) viaJSON(v any, via, es []*Type, rb, depth int) {
 	}
 	pb := w.eval(val, via, depth, true)
 	for i, t := range via {
-		r := w.res[pb+i]
-		if r.state != failed {
-			out := val
-			if r.state == converted {
-				out = r.out
-			}
-			c := w.convert(v, t, out, ViaJSON)
-			c.chg = c.chg.with(r.chg)
-			c.keys = r.keys
-			r = c
-		}
-		w.res[rb+slices.Index(es, t)] = r
+		w.res[rb+slices.Index(es, t)] = w.reparsed(v, t, ViaJSON, val, w.res[pb+i])
 	}
 	w.res = w.res[:pb]
 }
 
 // with puts the changes inside a converted value under its own change.
+// at adds the changes made inside child at, kid, to c, which it allocates
+// on first use.
+func (c *changes) at(at child, kid *changes) *changes {
+	if kid == nil {
+		return c
+	}
+	if c == nil {
+		c = &changes{}
+	}
+	c.kids = append(c.kids, changeKid{at, kid})
+	return c
+}
+
 func (c *changes) with(inner *changes) *changes {
 	switch {
 	case inner == nil:
