@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"slices"
 )
 
 // A fitter answers whether values already conform to types, allocating
@@ -311,6 +312,85 @@ func (f *fitter) fitMany(v any, ts []*Type, depth int) uint64 {
 	return mask
 }
 
+// fitSet is fitMany for a set that may hold unions, as the types a set
+// gives a container's member do: the unions' members are fitted with the
+// other types, in one visit of v, and each union then applies its rule
+// (unionFitsKeys) to its members' outcomes. Fitting each union by itself
+// would visit v once per union, and again per union below, without bound.
+func (f *fitter) fitSet(v any, ts []*Type, depth int) uint64 {
+	var es typeSet
+	if !flattenSet(ts, &es) {
+		return f.fitMany(v, ts, depth)
+	}
+	if es.n < 0 {
+		return 0 // more types than a set holds: v is not known to fit
+	}
+	got := f.fitMany(v, es.slice(), depth)
+	k := kindOf(v)
+	return unionsFit(ts, &es, got, k, func(m *Type) keys { return keysOf(v, m) })
+}
+
+// flattenSet reports whether ts holds a union, and if so puts in es the
+// members of its unions and its other types, once each; es.n is -1 if
+// they are more than a set holds.
+func flattenSet(ts []*Type, es *typeSet) bool {
+	if !slices.ContainsFunc(ts, func(t *Type) bool { return t.kind == typeUnion }) {
+		return false
+	}
+	for _, t := range ts {
+		ms := []*Type{t}
+		if t.kind == typeUnion {
+			ms = t.members
+		}
+		for _, m := range ms {
+			if es.add(m) < 0 {
+				es.n = -1
+				return true
+			}
+		}
+	}
+	return true
+}
+
+// unionsFit turns got, the set of the types of es that a value of kind k
+// fits, into the set of those of ts it fits, es being ts flattened: a
+// union fits by the rule of fitUnion over its members of kind k, whose
+// keywords keysOf tells.
+func unionsFit(ts []*Type, es *typeSet, got uint64, k kind, keysOf func(*Type) keys) uint64 {
+	var mask uint64
+	for i, t := range ts {
+		if t.kind != typeUnion {
+			if got&(1<<es.add(t)) != 0 {
+				mask |= 1 << i
+			}
+			continue
+		}
+		if k == kindNull {
+			mask |= 1 << i
+			continue
+		}
+		var ms typeSet
+		var mm uint64
+		var ks [maxSet]keys
+		for _, m := range t.members {
+			if !matchesKind(m.kind, k) {
+				continue
+			}
+			j := ms.add(m)
+			if got&(1<<es.add(m)) != 0 {
+				mm |= 1 << j
+			}
+			if m.kind == typeObject {
+				ks[j] = keysOf(m)
+			}
+		}
+		if ms.n > 0 && unionFitsKeys(&ms, mm, &ks) {
+			mask |= 1 << i
+		}
+	}
+	return mask
+}
+
 // fitOne is fit for a member of a set: unions do not nest.
 func (f *fitter) fitOne(v any, t *Type, depth int) bool {
 	if t.kind == typeUnion {
@@ -361,7 +441,7 @@ func (f *fitter) fitChild(e any, ts []*Type, mask uint64, cs *typeSet, at child,
 			got = 1
 		}
 	} else {
-		got = f.fitMany(e, cs.slice(), depth+1)
+		got = f.fitSet(e, cs.slice(), depth+1)
 	}
 	for i := range ts {
 		if idx[i] >= 0 && got&(1<<idx[i]) == 0 {
@@ -972,6 +1052,25 @@ func (f *fitter) fitRawUnion(data []byte, i int, u *Type, k kind, depth int) (in
 	return end, unionFitsKeys(&ms, mask, &ks), nil
 }
 
+// fitRawSet is fitSet on JSON text.
+func (f *fitter) fitRawSet(data []byte, i int, ts []*Type, depth int) (int, uint64, *Error) {
+	var es typeSet
+	if !flattenSet(ts, &es) {
+		return f.fitRawMany(data, i, ts, depth, nil)
+	}
+	if es.n < 0 {
+		end, err := skipNested(data, i, depth, f.maxDepth)
+		return end, 0, err
+	}
+	var ks [maxSet]keys
+	ets := es.slice()
+	end, got, err := f.fitRawMany(data, i, ets, depth, &ks)
+	if err != nil {
+		return end, 0, err
+	}
+	return end, unionsFit(ts, &es, got, tokenKind(data[i]), func(m *Type) keys { return ks[slices.Index(ets, m)] }), nil
+}
+
 // fitRawMany is fitMany on JSON text: it validates the value at data[i]
 // and returns the set of types of ts it fits; with ks, it also tells how
 // an object meets the keywords of each object type.
@@ -1103,9 +1202,7 @@ func (f *fitter) fitRawChild(data []byte, i int, ts []*Type, mask uint64, cs *ty
 			got = 1
 		}
 	default:
-		end, got, err = f.fitRawMany(data, i, cs.slice(), depth+1, nil)
-		// A union member among the child types needs its own keywords:
-		// fitRawMany fits the members of unions through fitRaw.
+		end, got, err = f.fitRawSet(data, i, cs.slice(), depth+1)
 	}
 	for j := range ts {
 		if idx[j] >= 0 && got&(1<<idx[j]) == 0 {

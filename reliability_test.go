@@ -616,3 +616,43 @@ func TestSchemaForRecursiveNonStructTypes(t *testing.T) {
 		t.Errorf("got %v", out)
 	}
 }
+
+// A union of two array types whose elements are a union themselves: the
+// value fits the second member as it is, and every path says so (the set
+// of types a member meets may hold unions, which are fitted through their
+// members).
+func TestFitSetsHoldingUnions(t *testing.T) {
+	for _, c := range []struct {
+		decl string
+		v    any
+	}{
+		{"list[int] | list[Optional[list]]", []any{[]any{}}},
+		{"list[int] | list[Optional[list]]", []any{nil, []any{"x"}}},
+		{"list[list[int] | list[Optional[list]]]", []any{[]any{[]any{}}}},
+		{"dict[str, int] | dict[str, Optional[dict]]", map[string]any{"a": map[string]any{}}},
+	} {
+		typ := MustParseType(c.decl)
+		if !typ.Conforms(c.v) {
+			t.Errorf("%s.Conforms(%v) = false, want true", c.decl, c.v)
+		}
+		text, _ := json.Marshal(c.v)
+		if got, err := ToType(c.v, typ); err != nil || !identical(got, c.v) {
+			t.Errorf("ToType(%v, %s) = %v, %v; want it as it is", c.v, c.decl, got, err)
+		}
+		s, err := SchemaFromTypes(map[string]string{"p": c.decl})
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := map[string]any{"p": c.v}
+		if n := testing.AllocsPerRun(10, func() { s.Coerce(args) }); n != 0 {
+			t.Errorf("Coerce of conforming %s allocates %v times", c.decl, n)
+		}
+		raw := []byte(`{"p":` + string(text) + `}`)
+		if n := testing.AllocsPerRun(10, func() { s.CoerceJSON(raw) }); n != 0 {
+			t.Errorf("CoerceJSON of conforming %s allocates %v times", c.decl, n)
+		}
+		if got, err := s.CoerceJSON(raw); err != nil || &got[0] != &raw[0] {
+			t.Errorf("CoerceJSON of conforming %s = %s, %v; want its input", c.decl, got, err)
+		}
+	}
+}
