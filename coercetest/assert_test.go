@@ -198,15 +198,12 @@ func squeeze(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// TestFindingBigIntegers is a finding against the core, kept failing on
-// purpose until the core is fixed: integers beyond 2^53 inside JSON text
-// are rounded to float64, where the README ("Nothing lost") says they stay
-// exact as json.Number. The decoder is still the encoding/json stub of
-// decode.go, whose fixNumbers compares float64(i) with f, which rounds the
-// same way.
-func TestFindingBigIntegers(t *testing.T) {
+// TestBigIntegersKeepTheirDigits: integers beyond 2^53 inside JSON text,
+// and sent as a number for a string, come back with every digit, as the
+// README's "Nothing lost" promises.
+func TestBigIntegersKeepTheirDigits(t *testing.T) {
 	t.Run("array text, Coerce", func(t *testing.T) {
-		// ids/array-as-json-text: "[9007199254740993]" -> [9007199254740992]
+		// ids/array-as-json-text: "[9007199254740993]" -> [9007199254740993]
 		schema, err := coerce.SchemaFromTypes(map[string]string{"ids": "list[int]"})
 		if err != nil {
 			t.Fatal(err)
@@ -214,7 +211,7 @@ func TestFindingBigIntegers(t *testing.T) {
 		coercetest.AssertRepairs(t, schema, map[string]any{"ids": []any{json.Number("9007199254740993")}})
 	})
 	t.Run("number for a string, CoerceJSON", func(t *testing.T) {
-		// id/string-as-number: {"id":9007199254740993} -> {"id":"9007199254740992"}
+		// id/string-as-number: {"id":9007199254740993} -> {"id":"9007199254740993"}
 		schema, err := coerce.SchemaFromTypes(map[string]string{"id": "str"})
 		if err != nil {
 			t.Fatal(err)

@@ -100,3 +100,53 @@ func TestEncodeStyles(t *testing.T) {
 		}
 	}
 }
+
+// TestFailsForSure: a value that certainly fails is one coercion reports
+// an error for; the others might convert.
+func TestFailsForSure(t *testing.T) {
+	tests := []struct {
+		declared string
+		sent     any
+		want     bool
+	}{
+		{"int", "abc", true},
+		{"int", "5", false},
+		{"int", " 5 ", false}, // a numeric string, with spaces
+		{"int", 5.5, true},
+		{"int", true, false},
+		{"int", map[string]any{}, true},
+		{"float", []any{}, true},
+		{"bool", "yes", false},
+		{"bool", "maybe", true},
+		{"bool", 2.0, true},
+		{"bool", 1.0, false},
+		{"str", map[string]any{"a": 1.0}, false},
+		{"str", 5.0, false},
+		{"null", "x", true},
+		{"null", "", false},
+		{"list[int]", map[string]any{}, true},
+		{"list[int]", "[1]", false},
+		{"list[int]", "one", true},
+		{"list[int]", 5.0, true},
+		{"list[int]", []any{"1", "x"}, true},
+		{"list[int]", []any{"1"}, false},
+		{"tuple[int, str]", []any{1.0, map[string]any{}}, false},
+		{"dict[str, int]", map[string]any{"a": "x"}, true},
+		{"dict[str, int]", []any{}, true},
+		{"int | bool", "maybe", true},
+		{"int | str", "maybe", false},
+		{"any", "x", false},
+		{"int", nil, false},
+	}
+	for _, tt := range tests {
+		if got := failsForSure(coerce.MustParseType(tt.declared), tt.sent); got != tt.want {
+			t.Errorf("failsForSure(%s, %#v) = %v, want %v", tt.declared, tt.sent, got, tt.want)
+		}
+		// What certainly fails, fails.
+		if tt.want {
+			if _, err := coerce.ToDeclared(tt.sent, tt.declared); err == nil {
+				t.Errorf("ToDeclared(%#v, %s) succeeded", tt.sent, tt.declared)
+			}
+		}
+	}
+}

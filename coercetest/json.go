@@ -338,3 +338,25 @@ func indent(compact string) string {
 	}
 	return buf.String()
 }
+
+// clientValue returns v, a value as normalize returns it, as a client's
+// JSON decoder gives it: numbers float64 where float64 holds them exactly,
+// json.Number otherwise. It changes v in place.
+func clientValue(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err == nil && sameNumber(x, json.Number(numberString(f))) {
+			return f
+		}
+	case []any:
+		for i := range x {
+			x[i] = clientValue(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = clientValue(x[k])
+		}
+	}
+	return v
+}

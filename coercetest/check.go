@@ -1,9 +1,8 @@
 package coercetest
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -11,22 +10,24 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// AssertRepairs checks that schema.Coerce repairs every variant of valid,
-// the arguments of a call that conforms to schema. For valid itself, which
-// must come back as it is, and then for each of Variants(schema, valid),
-// it reports with t.Errorf, naming the variant and showing the arguments
-// sent: an error from Coerce, a result that differs from Variant.Want (a
-// go-cmp diff, -want +got, numbers compared by value), and a change Coerce
-// made to the arguments it was given.
+// Check checks that schema.Coerce repairs every variant of valid, the
+// arguments of a call that is valid against schema. It coerces valid
+// itself, which must come back as it is, and then each of Variants(schema,
+// valid), and returns an error for each that fails, joined with
+// errors.Join: one that names the variant, shows the arguments sent, and
+// says what went wrong (an error from Coerce, a result that differs from
+// Variant.Want as a go-cmp diff, -want +got, numbers compared by value, or
+// a change Coerce made to the arguments it was given). It returns nil when
+// all pass.
 //
-// It calls only t.Helper and t.Errorf, so the test goes on and reports
-// every variant that fails.
-func AssertRepairs(t testing.TB, schema *coerce.Schema, valid map[string]any) {
-	t.Helper()
+// The errors are plain, as those of [testing/fstest.TestFS]: they are meant
+// to be read in a test's output, and a program that wants the failing
+// arguments themselves has them from Variants.
+func Check(schema *coerce.Schema, valid map[string]any) error {
 	if _, err := normalize(valid); err != nil {
-		t.Errorf("coercetest: valid arguments are not JSON: %v", err)
-		return
+		return fmt.Errorf("coercetest: valid arguments are not JSON: %w", err)
 	}
+	var errs []error
 	for _, v := range append([]Variant{{Args: valid, Want: valid}}, Variants(schema, valid)...) {
 		sent := encode(mustNormalize(v.Args), compactStyle)
 		got, err := schema.Coerce(v.Args)
@@ -35,23 +36,23 @@ func AssertRepairs(t testing.TB, schema *coerce.Schema, valid map[string]any) {
 			problems = append(problems, "Coerce modified the arguments it was given: now "+after)
 		}
 		if len(problems) > 0 {
-			t.Errorf("coercetest: %s (Coerce):\n\targs: %s\n\t%s", label(v.Name), sent, strings.Join(problems, "\n\t"))
+			errs = append(errs, failure(v.Name, "Coerce", sent, problems))
 		}
 	}
+	return errors.Join(errs...)
 }
 
-// AssertRepairsJSON is AssertRepairs for SDKs that hand arguments over as
-// raw bytes: valid is the JSON text of an argument object, and each
-// variant is sent as compact JSON text to schema.CoerceJSON, whose result
-// is decoded and compared.
-func AssertRepairsJSON(t testing.TB, schema *coerce.Schema, valid []byte) {
-	t.Helper()
+// CheckJSON is Check for SDKs that hand arguments over as raw bytes: valid
+// is the JSON text of an argument object, and each variant is sent as
+// compact JSON text to schema.CoerceJSON, whose result is decoded and
+// compared.
+func CheckJSON(schema *coerce.Schema, valid []byte) error {
 	decoded, err := decode(valid)
 	args, ok := decoded.(map[string]any)
 	if err != nil || !ok {
-		t.Errorf("coercetest: valid arguments are not a JSON object: %s", valid)
-		return
+		return fmt.Errorf("coercetest: valid arguments are not a JSON object: %s", valid)
 	}
+	var errs []error
 	for _, v := range append([]Variant{{Args: args, Want: args}}, Variants(schema, args)...) {
 		sent := []byte(encode(v.Args, compactStyle))
 		if v.Name == "" {
@@ -68,9 +69,45 @@ func AssertRepairsJSON(t testing.TB, schema *coerce.Schema, valid []byte) {
 			problems = append(problems, "CoerceJSON modified the bytes it was given: now "+string(sent))
 		}
 		if len(problems) > 0 {
-			t.Errorf("coercetest: %s (CoerceJSON):\n\targs: %s\n\t%s", label(v.Name), before, strings.Join(problems, "\n\t"))
+			errs = append(errs, failure(v.Name, "CoerceJSON", before, problems))
 		}
 	}
+	return errors.Join(errs...)
+}
+
+// AssertRepairs reports with t.Errorf each failure that Check finds, one
+// call for each variant, so that the test goes on and shows them all. It
+// calls only t.Helper and t.Errorf.
+func AssertRepairs(t testing.TB, schema *coerce.Schema, valid map[string]any) {
+	t.Helper()
+	report(t, Check(schema, valid))
+}
+
+// AssertRepairsJSON reports with t.Errorf each failure that CheckJSON
+// finds, as AssertRepairs does.
+func AssertRepairsJSON(t testing.TB, schema *coerce.Schema, valid []byte) {
+	t.Helper()
+	report(t, CheckJSON(schema, valid))
+}
+
+func report(t testing.TB, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	for _, e := range errs {
+		t.Errorf("%v", e)
+	}
+}
+
+// failure is the error of one variant that coercion did not repair, sent
+// through via ("Coerce" or "CoerceJSON").
+func failure(name, via, sent string, problems []string) error {
+	return fmt.Errorf("coercetest: %s (%s):\n\targs: %s\n\t%s", label(name), via, sent, strings.Join(problems, "\n\t"))
 }
 
 func label(name string) string {
@@ -113,34 +150,15 @@ func diffJSON(want, got any) string {
 	return cmp.Diff(cw, cg, numbersByValue)
 }
 
-// canonical returns v as JSON values with one form for each number, so
-// that equal numbers compare equal and read well in a diff: float64 where
-// float64 holds the number exactly, json.Number otherwise.
+// canonical returns v as JSON values with one form for each number
+// (clientValue's), so that equal numbers compare equal and read well in a
+// diff.
 func canonical(v any) (any, error) {
 	n, err := normalize(v)
 	if err != nil {
 		return nil, err
 	}
-	return canonicalNumbers(n), nil
-}
-
-func canonicalNumbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		f, err := strconv.ParseFloat(string(x), 64)
-		if err == nil && sameNumber(x, json.Number(numberString(f))) {
-			return f
-		}
-	case []any:
-		for i := range x {
-			x[i] = canonicalNumbers(x[i])
-		}
-	case map[string]any:
-		for k := range x {
-			x[k] = canonicalNumbers(x[k])
-		}
-	}
-	return v
+	return clientValue(n), nil
 }
 
 // mustNormalize normalizes arguments already known to encode; for the
