@@ -134,8 +134,7 @@ func TestVariantsReachTheTool(t *testing.T) {
 		}
 		for _, v := range variants {
 			for _, part := range strings.Split(v.Name, "+") {
-				_, form, _ := strings.Cut(part, "/")
-				delete(forms, form)
+				delete(forms, part[strings.LastIndexByte(part, '/')+1:]) // the form is the last segment
 			}
 		}
 		for _, model := range []ai.Model{floats, exact} {
