@@ -164,17 +164,19 @@ func (s *Schema) WithOptions(o Options) *Schema {
 // arguments already fit without coercion.
 func (s *Schema) Type() *Type { return s.root }
 
-// Lookup returns the declared type of a parameter: a property of the
-// schema, or the type additionalProperties gives the others.
+// Lookup returns the declared type of a parameter, the one Coerce converts
+// it to: a property's, the patternProperties' its name matches, or the type
+// additionalProperties gives the others. It reports false for a parameter
+// that none of them declares.
 func (s *Schema) Lookup(param string) (*Type, bool) {
 	if s.params == nil {
 		return nil, false
 	}
-	if t, ok := s.params.prop(param); ok {
+	if t, ok := s.params.prop(param); ok && s.params.patterns == nil {
 		return t, true
 	}
-	if s.params.rest != nil {
-		return s.params.rest, true
+	if t := s.params.field(param); t != nil {
+		return t, true
 	}
 	return nil, false
 }

@@ -634,6 +634,10 @@ func TestSchemaLookup(t *testing.T) {
 		{`{"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": ["boolean", "null"]}}`, "b", "boolean | null", "union"},
 		{`{"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": true}`, "b", "", ""},
 		{`{"type": "object", "properties": {"v": {}}}`, "v", "any", "any"},
+		// patternProperties, as Coerce applies them.
+		{`{"type": "object", "patternProperties": {"^n_": {"type": "integer"}}}`, "n_count", "integer", "integer"},
+		{`{"type": "object", "patternProperties": {"^n_": {"type": "integer"}}}`, "other", "", ""},
+		{`{"type": "object", "patternProperties": {"^n_": {"type": "integer"}}, "additionalProperties": {"type": "string"}}`, "other", "string", "string"},
 	}
 	for _, tt := range tests {
 		s := compileSchema(t, tt.schema)
