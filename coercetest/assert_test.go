@@ -89,9 +89,8 @@ func TestAssertRepairsWrongDeclaration(t *testing.T) {
 			for _, want := range []string{
 				"coercetest: " + label + " (" + tt.via + "):\n",
 				"\targs: {",
-				"coerced arguments differ (-want +got):",
-				`- "tags": []any{string("a"), string("b")},`,
-				"+ \"tags\": string(`[\"a\",\"b\"]`),",
+				"coerced arguments differ:\n",
+				`/tags: want ["a","b"], got "[\"a\",\"b\"]"`,
 			} {
 				if !strings.Contains(squeeze(msg), squeeze(want)) {
 					t.Errorf("%s: report for %s lacks %q:\n%s", tt.name, label, want, msg)
@@ -186,14 +185,13 @@ func TestAssertRepairsNumberMismatch(t *testing.T) {
 	r := &recorder{}
 	coercetest.AssertRepairs(r, schema, map[string]any{"n": json.Number("9007199254740993"), "b": true})
 	msg := squeeze(r.report("valid arguments"))
-	if !strings.Contains(msg, `- "n": s"9007199254740993"`) || !strings.Contains(msg, `+ "n": string("9007199254740993")`) {
+	if !strings.Contains(msg, `/n: want 9007199254740993, got "9007199254740993"`) {
 		t.Errorf("report does not show the number against its text:\n%s", msg)
 	}
 }
 
-// squeeze makes every run of spaces one space: go-cmp varies the spacing
-// of its diffs on purpose (with U+00A0 among them) so that tests do not
-// depend on it.
+// squeeze makes every run of white space one space, so that the checks
+// of a report do not depend on its indentation.
 func squeeze(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }

@@ -1,13 +1,15 @@
 package coercetest
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/coerce-go/coerce"
-	"github.com/google/go-cmp/cmp"
 )
 
 // Check checks that schema.Coerce repairs every variant of valid, the
@@ -16,7 +18,8 @@ import (
 // valid), and returns an error for each that fails, joined with
 // errors.Join: one that names the variant, shows the arguments sent, and
 // says what went wrong (an error from Coerce, a result that differs from
-// Variant.Want as a go-cmp diff, -want +got, numbers compared by value, or
+// Variant.Want, each difference on a line by its JSON Pointer, numbers
+// compared by value, or
 // a change Coerce made to the arguments it was given). It returns nil when
 // all pass.
 //
@@ -125,16 +128,17 @@ func outcome(want, got any, err error) []string {
 		problems = append(problems, "error: "+err.Error())
 	}
 	if diff := diffJSON(want, got); diff != "" {
-		problems = append(problems, "coerced arguments differ (-want +got):\n"+indentLines(diff))
+		problems = append(problems, "coerced arguments differ:\n"+indentLines(diff))
 	}
 	return problems
 }
 
-// numbersByValue compares the numbers that canonical leaves as
-// json.Number by exact decimal value.
-var numbersByValue = cmp.Comparer(sameNumber)
+// maxDiffLines bounds the differences diffJSON lists.
+const maxDiffLines = 20
 
-// diffJSON compares want and got as JSON values, numbers by value.
+// diffJSON compares want and got as JSON values, numbers by value, and
+// lists where they differ, a line each: the JSON Pointer, then what was
+// wanted and what came.
 func diffJSON(want, got any) string {
 	cw, err := canonical(want)
 	if err != nil {
@@ -144,10 +148,119 @@ func diffJSON(want, got any) string {
 	if err != nil {
 		return "got is not JSON: " + err.Error()
 	}
-	if cmp.Equal(cw, cg, numbersByValue) { // cheaper than a Diff that finds nothing
-		return ""
+	var d differ
+	d.walk("", cw, cg)
+	if d.more > 0 {
+		d.lines = append(d.lines, fmt.Sprintf("(%d more differences)", d.more))
 	}
-	return cmp.Diff(cw, cg, numbersByValue)
+	return strings.Join(d.lines, "\n")
+}
+
+type differ struct {
+	lines []string
+	more  int
+}
+
+func (d *differ) add(path, format string, args ...any) {
+	if path == "" {
+		path = "(the arguments)"
+	}
+	if len(d.lines) == maxDiffLines {
+		d.more++
+		return
+	}
+	d.lines = append(d.lines, path+": "+fmt.Sprintf(format, args...))
+}
+
+func (d *differ) walk(path string, want, got any) {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			break
+		}
+		keys := make([]string, 0, len(w)+len(g))
+		for k := range w {
+			keys = append(keys, k)
+		}
+		for k := range g {
+			if _, ok := w[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			at := path + "/" + strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+			wv, inW := w[k]
+			gv, inG := g[k]
+			switch {
+			case !inG:
+				d.add(at, "want %s, missing", show(wv))
+			case !inW:
+				d.add(at, "not wanted, got %s", show(gv))
+			default:
+				d.walk(at, wv, gv)
+			}
+		}
+		return
+	case []any:
+		g, ok := got.([]any)
+		if !ok {
+			break
+		}
+		for i := range max(len(w), len(g)) {
+			at := path + "/" + strconv.Itoa(i)
+			switch {
+			case i >= len(g):
+				d.add(at, "want %s, missing", show(w[i]))
+			case i >= len(w):
+				d.add(at, "not wanted, got %s", show(g[i]))
+			default:
+				d.walk(at, w[i], g[i])
+			}
+		}
+		return
+	default:
+		if sameScalar(want, got) {
+			return
+		}
+	}
+	d.add(path, "want %s, got %s", show(want), show(got))
+}
+
+// sameScalar compares two canonical JSON scalars, numbers by value.
+func sameScalar(a, b any) bool {
+	if na, ok := number(a); ok {
+		nb, ok := number(b)
+		return ok && sameNumber(na, nb)
+	}
+	switch a.(type) {
+	case string, bool, nil:
+		return a == b
+	}
+	return false
+}
+
+func number(v any) (json.Number, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		return x, true
+	case float64:
+		return json.Number(numberString(x)), true
+	}
+	return "", false
+}
+
+// show is a value as JSON text, cut to a readable length.
+func show(v any) string {
+	text, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if len(text) > 80 {
+		return string(text[:77]) + "..."
+	}
+	return string(text)
 }
 
 // canonical returns v as JSON values with one form for each number
@@ -171,6 +284,8 @@ func mustNormalize(args map[string]any) any {
 	return v
 }
 
+// indentLines indents the lines of s under a problem's first line, which
+// failure puts after a tab.
 func indentLines(s string) string {
-	return "\t" + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n\t")
+	return "\t\t" + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n\t\t")
 }

@@ -36,14 +36,8 @@
 //
 //	coercetest: variant "limit/integer-as-string" (Coerce):
 //		args: {"limit":"10","query":"go generics","tags":["go","generics"],"verbose":true}
-//		coerced arguments differ (-want +got):
-//		  map[string]any{
-//		  	"limit":   float64(10),
-//		  	"query":   string("go generics"),
-//		- 	"tags":    []any{string("go"), string("generics")},
-//		+ 	"tags":    string(`["go","generics"]`),
-//		  	"verbose": bool(true),
-//		  }
+//		coerced arguments differ:
+//			/tags: want ["go","generics"], got "[\"go\",\"generics\"]"
 //
 // SDKs that hand arguments over as raw bytes, such as the official Go MCP
 // SDK, use [AssertRepairsJSON], which sends each form as JSON text through
@@ -162,7 +156,7 @@
 // # Comparison
 //
 // The result of coercion and the wanted arguments are compared as JSON:
-// both are encoded and decoded again, and then compared with go-cmp,
+// both are encoded and decoded again, and then compared value by value,
 // numbers by exact decimal value. So int 5, float64 5 and json.Number "5.0"
 // are equal, while 9007199254740992 and 9007199254740993 are not. Strings
 // compare exactly, except that for json-text-as-object and

@@ -13,7 +13,6 @@ import (
 
 	"github.com/coerce-go/coerce"
 	"github.com/coerce-go/coerce/coercetest"
-	"github.com/google/go-cmp/cmp"
 )
 
 // realSchemas are input schemas as real servers publish them (see
@@ -293,10 +292,10 @@ func TestVariantsNested(t *testing.T) {
 		}
 		path, _, _ := strings.Cut(tt.variant, "+")
 		path = "/" + path[:strings.LastIndexByte(path, '/')]
-		if diff := cmp.Diff(tt.sent, pointer(t, v.Args, path)); diff != "" {
+		if diff := diff(tt.sent, pointer(t, v.Args, path)); diff != "" {
 			t.Errorf("%s %s: sent at %s (-want +got):\n%s", tt.file, tt.variant, path, diff)
 		}
-		if diff := cmp.Diff(tt.want, pointer(t, v.Want, path)); diff != "" {
+		if diff := diff(tt.want, pointer(t, v.Want, path)); diff != "" {
 			t.Errorf("%s %s: wanted at %s (-want +got):\n%s", tt.file, tt.variant, path, diff)
 		}
 		// Everything else is as valid: the parameters as given, the
@@ -385,7 +384,7 @@ func TestVariantsInsideUnions(t *testing.T) {
 					got = append(got, v.Name)
 				}
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := diff(tt.want, got); diff != "" {
 				t.Errorf("variants inside p (-want +got):\n%s", diff)
 			}
 			if tt.without != "" {
@@ -396,7 +395,7 @@ func TestVariantsInsideUnions(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if diff := cmp.Diff(decodeArgs(t, `{"p": `+tt.coerced+`}`), out); diff != "" {
+				if diff := diff(decodeArgs(t, `{"p": `+tt.coerced+`}`), out); diff != "" {
 					t.Errorf("Coerce(%s) (-want +got):\n%s", tt.sent, diff)
 				}
 			}
@@ -447,7 +446,7 @@ func TestVariantsRounds(t *testing.T) {
 		if got := rounds[i].Args["tasks"]; got != w.sent {
 			t.Errorf("round %d sends tasks %q, want %q", i, got, w.sent)
 		}
-		if diff := cmp.Diff(valid["tasks"], rounds[i].Want["tasks"]); diff != "" {
+		if diff := diff(valid["tasks"], rounds[i].Want["tasks"]); diff != "" {
 			t.Errorf("round %d: Want (-valid +got):\n%s", i, diff)
 		}
 	}
@@ -469,7 +468,7 @@ func TestVariantsBounds(t *testing.T) {
 		return map[string]any{"plan_id": "p", "tasks": tasks, "labels": labels}
 	}
 	one, many := names(coercetest.Variants(schema, args(1))), names(coercetest.Variants(schema, args(1000)))
-	if diff := cmp.Diff(one, many); diff != "" {
+	if diff := diff(one, many); diff != "" {
 		t.Errorf("1000 tasks and labels: variants differ from one's (-one +many):\n%s", diff)
 	}
 
@@ -489,7 +488,7 @@ func TestVariantsBounds(t *testing.T) {
 		"items/0/n/integer-as-string",
 		"items/2/on/boolean-as-string", "items/2/on/boolean-as-python-string", "items/2/on/boolean-as-number",
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := diff(want, got); diff != "" {
 		t.Errorf("variants inside a list of a union (-want +got):\n%s", diff)
 	}
 	coercetest.AssertRepairs(t, union, valid)

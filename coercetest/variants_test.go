@@ -10,7 +10,6 @@ import (
 
 	"github.com/coerce-go/coerce"
 	"github.com/coerce-go/coerce/coercetest"
-	"github.com/google/go-cmp/cmp"
 )
 
 // everyTypeSchema declares a parameter of every JSON type, and strings
@@ -110,7 +109,7 @@ func TestVariantsEveryForm(t *testing.T) {
 			singles = append(singles, name)
 		}
 	}
-	if diff := cmp.Diff(wantSingles, singles); diff != "" {
+	if diff := diff(wantSingles, singles); diff != "" {
 		t.Errorf("single variants (-want +got):\n%s", diff)
 	}
 
@@ -195,10 +194,10 @@ func TestVariantsSent(t *testing.T) {
 			t.Errorf("no variant %s", tt.variant)
 			continue
 		}
-		if diff := cmp.Diff(tt.sent, v.Args[tt.param]); diff != "" {
+		if diff := diff(tt.sent, v.Args[tt.param]); diff != "" {
 			t.Errorf("%s: Args[%q] (-want +got):\n%s", tt.variant, tt.param, diff)
 		}
-		if diff := cmp.Diff(tt.want, v.Want[tt.param]); diff != "" {
+		if diff := diff(tt.want, v.Want[tt.param]); diff != "" {
 			t.Errorf("%s: Want[%q] (-want +got):\n%s", tt.variant, tt.param, diff)
 		}
 		// The other parameters are the valid ones, untouched.
@@ -321,7 +320,7 @@ func TestVariantsDeclaredType(t *testing.T) {
 				got = append(got, strings.TrimPrefix(v.Name, "p/"))
 			}
 		}
-		if diff := cmp.Diff(tt.want, got); diff != "" {
+		if diff := diff(tt.want, got); diff != "" {
 			t.Errorf("Variants of %#v declared %q (-want +got):\n%s", tt.valid, tt.declared, diff)
 		}
 		if !schema.Type().Conforms(valid) {
@@ -391,7 +390,7 @@ func TestVariantsCombinations(t *testing.T) {
 				}
 			}
 		}
-		if diff := cmp.Diff(tt.want, got); diff != "" {
+		if diff := diff(tt.want, got); diff != "" {
 			t.Errorf("combinations of %v (-want +got):\n%s", tt.valid, diff)
 		}
 		coercetest.AssertRepairs(t, schema, tt.valid)
@@ -402,7 +401,7 @@ func TestVariantsDeterministic(t *testing.T) {
 	schema := mustSchema(t, everyTypeSchema)
 	first := coercetest.Variants(schema, everyTypeArgs())
 	for range 5 {
-		if diff := cmp.Diff(first, coercetest.Variants(schema, everyTypeArgs())); diff != "" {
+		if diff := diff(first, coercetest.Variants(schema, everyTypeArgs())); diff != "" {
 			t.Fatalf("Variants differ between calls (-first +later):\n%s", diff)
 		}
 	}
@@ -412,7 +411,7 @@ func TestVariantsLeaveValidAlone(t *testing.T) {
 	schema := mustSchema(t, everyTypeSchema)
 	valid := everyTypeArgs()
 	vs := coercetest.Variants(schema, valid)
-	if diff := cmp.Diff(everyTypeArgs(), valid); diff != "" {
+	if diff := diff(everyTypeArgs(), valid); diff != "" {
 		t.Errorf("Variants modified the valid arguments (-before +after):\n%s", diff)
 	}
 	for _, v := range vs {
@@ -434,7 +433,7 @@ func TestVariantsEdgeCases(t *testing.T) {
 		"undeclared": "5",        // not in the schema: passes through coercion
 	}))
 	want := []string{"a~1b~0c/integer-as-string"} // escaped as in a JSON Pointer
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := diff(want, got); diff != "" {
 		t.Errorf("Variants (-want +got):\n%s", diff)
 	}
 
@@ -495,7 +494,7 @@ func TestVariantsOtherSchemas(t *testing.T) {
 				got = append(got, v.Name)
 			}
 		}
-		if diff := cmp.Diff(want, got); diff != "" {
+		if diff := diff(want, got); diff != "" {
 			t.Errorf("%s: single variants (-want +got):\n%s", name, diff)
 		}
 		coercetest.AssertRepairs(t, schema, valid)
