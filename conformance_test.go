@@ -36,30 +36,6 @@ type schemaCase struct {
 	ErrorPaths []string        `json:"error_paths"`
 }
 
-// loadCases reads every file of testdata/conformance whose name ends in
-// suffix ("values.json" also matches "more-values.json"), so that our own
-// vectors can sit beside the shared ones.
-func loadCases[T any](t *testing.T, suffix string) []T {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "conformance", "*"+suffix))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no testdata/conformance/*%s: %v", suffix, err)
-	}
-	var all []T
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var cases []T
-		if err := json.Unmarshal(data, &cases); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		all = append(all, cases...)
-	}
-	return all
-}
-
 // decodeInput decodes a vector's input as a decoded MCP request would be:
 // encoding/json into any, numbers as float64.
 func decodeInput(t *testing.T, raw json.RawMessage) any {
@@ -202,7 +178,7 @@ func sameDecimal(a, b string) bool {
 }
 
 func TestConformanceValues(t *testing.T) {
-	cases := loadCases[valueCase](t, "values.json")
+	cases := loadCases[valueCase](t, "testdata/conformance/*values.json")
 	for _, c := range cases {
 		t.Run(c.ID, func(t *testing.T) {
 			input := decodeInput(t, c.Input)
@@ -236,7 +212,7 @@ func TestConformanceValues(t *testing.T) {
 }
 
 func TestConformanceSchemas(t *testing.T) {
-	cases := loadCases[schemaCase](t, "schemas.json")
+	cases := loadCases[schemaCase](t, "testdata/conformance/*schemas.json")
 	for _, c := range cases {
 		t.Run(c.ID, func(t *testing.T) {
 			s, err := ParseSchema(c.Schema)

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -46,33 +44,10 @@ func fuzzTypeIndex(declared string) uint8 {
 	return 0
 }
 
-// loadFuzzVectors reads the conformance vectors as loadCases does, for a
-// fuzz target's seed corpus.
-func loadFuzzVectors[T any](f *testing.F, suffix string) []T {
-	f.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "conformance", "*"+suffix))
-	if err != nil || len(files) == 0 {
-		f.Fatalf("no testdata/conformance/*%s: %v", suffix, err)
-	}
-	var all []T
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		var cases []T
-		if err := json.Unmarshal(data, &cases); err != nil {
-			f.Fatalf("%s: %v", name, err)
-		}
-		all = append(all, cases...)
-	}
-	return all
-}
-
 // addTextSeeds adds the inputs of the value vectors, and the JSON text that
 // string inputs hold, to a target that takes one string.
 func addTextSeeds(f *testing.F) {
-	for _, c := range loadFuzzVectors[valueCase](f, "values.json") {
+	for _, c := range loadCases[valueCase](f, "testdata/conformance/*values.json") {
 		f.Add(string(c.Input))
 		var s string
 		if json.Unmarshal(c.Input, &s) == nil {
@@ -236,7 +211,7 @@ func decodeUseNumber(text []byte) (any, error) {
 }
 
 func FuzzToDeclared(f *testing.F) {
-	for _, c := range loadFuzzVectors[valueCase](f, "values.json") {
+	for _, c := range loadCases[valueCase](f, "testdata/conformance/*values.json") {
 		f.Add(string(c.Input), fuzzTypeIndex(c.Declared))
 	}
 	f.Fuzz(func(t *testing.T, text string, typeIndex uint8) {
@@ -518,7 +493,7 @@ var fuzzSchemaSeeds = []struct {
 // fuzzSchemas with o.
 func fuzzSchemaSet(f *testing.F, o Options) []*Schema {
 	var sources [][]byte
-	for _, c := range loadFuzzVectors[schemaCase](f, "schemas.json") {
+	for _, c := range loadCases[schemaCase](f, "testdata/conformance/*schemas.json") {
 		sources = append(sources, c.Schema)
 	}
 	for _, s := range fuzzSchemas {
@@ -536,7 +511,7 @@ func fuzzSchemaSet(f *testing.F, o Options) []*Schema {
 }
 
 func FuzzSchemaCoerce(f *testing.F) {
-	vectors := loadFuzzVectors[schemaCase](f, "schemas.json")
+	vectors := loadCases[schemaCase](f, "testdata/conformance/*schemas.json")
 	for i, c := range vectors {
 		f.Add(uint8(i), []byte(c.Args))
 	}

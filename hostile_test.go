@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -470,29 +469,8 @@ type hostileCase struct {
 	Why      string `json:"why"`
 }
 
-func loadHostile(t *testing.T) []hostileCase {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "hostile", "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no testdata/hostile/*.json: %v", err)
-	}
-	var all []hostileCase
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var cases []hostileCase
-		if err := json.Unmarshal(data, &cases); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		all = append(all, cases...)
-	}
-	return all
-}
-
 func TestHostileText(t *testing.T) {
-	for _, c := range loadHostile(t) {
+	for _, c := range loadCases[hostileCase](t, "testdata/hostile/*.json") {
 		t.Run(c.ID, func(t *testing.T) {
 			text := unhex(t, c.Text)
 			r := answer(t, c.ID, func() answered {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -42,7 +41,7 @@ func TestJSONSchemaSuite(t *testing.T) {
 		t.Run(d.dir, func(t *testing.T) {
 			for _, file := range files {
 				name := strings.TrimSuffix(file, ".json")
-				groups := readSuiteFile(t, filepath.Join(root, d.dir, filepath.FromSlash(file)))
+				groups := readJSON[[]suiteGroup](t, filepath.Join(root, d.dir, filepath.FromSlash(file)))
 				if reason := suiteFileSkip(file); reason != "" {
 					n.skipped += len(groups)
 					t.Run(name, func(t *testing.T) { t.Skip(reason) })
@@ -143,19 +142,6 @@ func suiteFiles(t *testing.T, dir string) []string {
 	}
 	slices.Sort(files)
 	return files
-}
-
-func readSuiteFile(t *testing.T, file string) []suiteGroup {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var groups []suiteGroup
-	if err := json.Unmarshal(data, &groups); err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	return groups
 }
 
 func runSuiteGroup(t *testing.T, d suiteDraft, file string, g suiteGroup, n *suiteCounts) {
