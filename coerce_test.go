@@ -746,84 +746,6 @@ func coerceTables() map[string][]coerceCase {
 	}
 }
 
-// valueSnapshot deep-copies the maps, slices, arrays, pointers and
-// interfaces of v, cycles included, to check later that v was not mutated.
-func valueSnapshot(v any) any {
-	if v == nil {
-		return nil
-	}
-	type ref struct {
-		t reflect.Type
-		p uintptr
-		n int
-	}
-	seen := map[ref]reflect.Value{}
-	var cp func(v reflect.Value) reflect.Value
-	cp = func(v reflect.Value) reflect.Value {
-		switch v.Kind() {
-		case reflect.Map:
-			if v.IsNil() {
-				return v
-			}
-			k := ref{v.Type(), uintptr(v.UnsafePointer()), 0}
-			if c, ok := seen[k]; ok {
-				return c
-			}
-			c := reflect.MakeMapWithSize(v.Type(), v.Len())
-			seen[k] = c
-			for it := v.MapRange(); it.Next(); {
-				c.SetMapIndex(it.Key(), cp(it.Value()))
-			}
-			return c
-		case reflect.Slice:
-			if v.IsNil() {
-				return v
-			}
-			k := ref{v.Type(), uintptr(v.UnsafePointer()), v.Len()}
-			if c, ok := seen[k]; ok {
-				return c
-			}
-			c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
-			seen[k] = c
-			for i := range v.Len() {
-				c.Index(i).Set(cp(v.Index(i)))
-			}
-			return c
-		case reflect.Array:
-			c := reflect.New(v.Type()).Elem()
-			for i := range v.Len() {
-				c.Index(i).Set(cp(v.Index(i)))
-			}
-			return c
-		case reflect.Pointer:
-			if v.IsNil() {
-				return v
-			}
-			c := reflect.New(v.Type().Elem())
-			c.Elem().Set(cp(v.Elem()))
-			return c
-		case reflect.Interface:
-			if v.IsNil() {
-				return v
-			}
-			c := reflect.New(v.Type()).Elem()
-			c.Set(cp(v.Elem()))
-			return c
-		case reflect.Struct:
-			c := reflect.New(v.Type()).Elem()
-			c.Set(v)
-			for i := range v.NumField() {
-				if c.Field(i).CanSet() {
-					c.Field(i).Set(cp(v.Field(i)))
-				}
-			}
-			return c
-		}
-		return v
-	}
-	return cp(reflect.ValueOf(v)).Interface()
-}
-
 // sameIdentity reports whether two maps or slices are the very same (same
 // backing store, same length); other values need only be of the same type.
 func sameIdentity(a, b any) bool {
@@ -976,7 +898,7 @@ func TestToDeclaredContract(t *testing.T) {
 				if perr != nil {
 					t.Fatalf("ParseType(%q): %v", c.declared, perr)
 				}
-				before := valueSnapshot(c.in)
+				before := deepCopy(c.in)
 				got, err := coerceCall(t, c.opts, c.in, c.declared)
 
 				// Nothing lost: the caller's value is never modified.

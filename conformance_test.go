@@ -47,26 +47,6 @@ func decodeInput(t *testing.T, raw json.RawMessage) any {
 	return v
 }
 
-// deepCopy copies the maps and slices of a decoded value, to check later
-// that coercion did not mutate its input.
-func deepCopy(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(v))
-		for k, e := range v {
-			m[k] = deepCopy(e)
-		}
-		return m
-	case []any:
-		s := make([]any, len(v))
-		for i, e := range v {
-			s[i] = deepCopy(e)
-		}
-		return s
-	}
-	return v
-}
-
 // jsonMismatch compares got with a vector's want as JSON: got is written and
 // read back with numbers as json.Number, numbers compare by exact decimal
 // value, and {"$json": X} matches a string whose JSON equals X. It returns

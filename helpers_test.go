@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -43,4 +44,86 @@ func readJSON[T any](t testing.TB, path string) T {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return v
+}
+
+// deepCopy copies every map, slice, array, pointer and interface in v, at
+// any depth and of any type (map[string]int, exported struct fields), to
+// check later that v was not mutated. A cycle in v is a cycle in the copy,
+// and a nil map or slice stays nil, so that reflect.DeepEqual(v, copy) holds
+// until v changes (equalNaN where v may hold a NaN). Strings and other
+// scalars are shared: they cannot be mutated.
+func deepCopy(v any) any {
+	if v == nil {
+		return nil
+	}
+	type ref struct {
+		t reflect.Type
+		p uintptr
+		n int
+	}
+	seen := map[ref]reflect.Value{}
+	var cp func(v reflect.Value) reflect.Value
+	cp = func(v reflect.Value) reflect.Value {
+		switch v.Kind() {
+		case reflect.Map:
+			if v.IsNil() {
+				return v
+			}
+			k := ref{v.Type(), uintptr(v.UnsafePointer()), 0}
+			if c, ok := seen[k]; ok {
+				return c
+			}
+			c := reflect.MakeMapWithSize(v.Type(), v.Len())
+			seen[k] = c
+			for it := v.MapRange(); it.Next(); {
+				c.SetMapIndex(it.Key(), cp(it.Value()))
+			}
+			return c
+		case reflect.Slice:
+			if v.IsNil() {
+				return v
+			}
+			k := ref{v.Type(), uintptr(v.UnsafePointer()), v.Len()}
+			if c, ok := seen[k]; ok {
+				return c
+			}
+			c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+			seen[k] = c
+			for i := range v.Len() {
+				c.Index(i).Set(cp(v.Index(i)))
+			}
+			return c
+		case reflect.Array:
+			c := reflect.New(v.Type()).Elem()
+			for i := range v.Len() {
+				c.Index(i).Set(cp(v.Index(i)))
+			}
+			return c
+		case reflect.Pointer:
+			if v.IsNil() {
+				return v
+			}
+			c := reflect.New(v.Type().Elem())
+			c.Elem().Set(cp(v.Elem()))
+			return c
+		case reflect.Interface:
+			if v.IsNil() {
+				return v
+			}
+			c := reflect.New(v.Type()).Elem()
+			c.Set(cp(v.Elem()))
+			return c
+		case reflect.Struct:
+			c := reflect.New(v.Type()).Elem()
+			c.Set(v)
+			for i := range v.NumField() {
+				if c.Field(i).CanSet() {
+					c.Field(i).Set(cp(v.Field(i)))
+				}
+			}
+			return c
+		}
+		return v
+	}
+	return cp(reflect.ValueOf(v)).Interface()
 }
