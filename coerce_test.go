@@ -746,31 +746,6 @@ func coerceTables() map[string][]coerceCase {
 	}
 }
 
-// sameIdentity reports whether two maps or slices are the very same (same
-// backing store, same length); other values need only be of the same type.
-func sameIdentity(a, b any) bool {
-	ra, rb := reflect.ValueOf(a), reflect.ValueOf(b)
-	if !ra.IsValid() || !rb.IsValid() {
-		return ra.IsValid() == rb.IsValid()
-	}
-	if ra.Type() != rb.Type() {
-		return false
-	}
-	switch ra.Kind() {
-	case reflect.Map:
-		return ra.UnsafePointer() == rb.UnsafePointer()
-	case reflect.Slice:
-		return ra.UnsafePointer() == rb.UnsafePointer() && ra.Len() == rb.Len()
-	}
-	return true
-}
-
-// sameValue is "returned as is": deeply equal (NaN equal to itself, as the
-// same float is) and, for maps and slices, the same one.
-func sameValue(a, b any) bool {
-	return sameIdentity(a, b) && equalNaN(a, b)
-}
-
 // equalNaN is reflect.DeepEqual with NaN equal to NaN. cmp.Equal alone
 // would do, but its time grows exponentially with the nesting of []any,
 // and some rows nest 100 deep; it is asked only when DeepEqual says no.
@@ -908,7 +883,7 @@ func TestToDeclaredContract(t *testing.T) {
 				// Conforms or says why.
 				if err != nil {
 					checkErrorForm(t, err)
-					if !sameValue(got, c.in) {
+					if !identical(got, c.in) {
 						t.Errorf("on error got %s, want the input itself %s", short(got), short(c.in))
 					}
 				} else {
@@ -917,13 +892,13 @@ func TestToDeclaredContract(t *testing.T) {
 					}
 					checkNumbers(t, got, c.opts.UseNumber)
 					again, err := c.opts.ToType(got, typ)
-					if err != nil || !sameValue(again, got) {
+					if err != nil || !identical(again, got) {
 						t.Errorf("not a fixed point: ToType(%s) = %s, %v", short(got), short(again), err)
 					}
 				}
 				// Already fits: untouched. A value within MaxDepth's reach is
 				// exempt: the limit applies to what conforms too.
-				if c.opts.MaxDepth == 0 && typ.Conforms(c.in) && (err != nil || !sameValue(got, c.in)) {
+				if c.opts.MaxDepth == 0 && typ.Conforms(c.in) && (err != nil || !identical(got, c.in)) {
 					t.Errorf("%s conforms to %s but came back as %s, %v", short(c.in), typ, short(got), err)
 				}
 				// Deterministic: the same bytes every time.
@@ -999,7 +974,7 @@ func TestSentinels(t *testing.T) {
 		if c.want != errUnspecified && !errors.Is(err, c.want) {
 			t.Errorf("ToDeclared(%s, %q): %v, want errors.Is %v", short(c.in), c.declared, err, c.want)
 		}
-		if !sameValue(got, c.in) {
+		if !identical(got, c.in) {
 			t.Errorf("ToDeclared(%s, %q) returned %s, want the input", short(c.in), c.declared, short(got))
 		}
 		checkErrorForm(t, err)
@@ -1034,7 +1009,7 @@ func TestToDeclaredKeepsIdentity(t *testing.T) {
 			t.Errorf("ToDeclared(%s, %q): %v", short(c.in), c.declared, err)
 			continue
 		}
-		if reflect.ValueOf(got).UnsafePointer() != reflect.ValueOf(c.in).UnsafePointer() {
+		if !identical(got, c.in) {
 			t.Errorf("ToDeclared(%s, %q) returned a copy, want the same %T", short(c.in), c.declared, c.in)
 		}
 	}

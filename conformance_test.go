@@ -220,7 +220,7 @@ func TestConformanceSchemas(t *testing.T) {
 			// Arguments that already are what the vector wants come back
 			// untouched: the same map, the same bytes.
 			if jsonMismatch(before, c.Want) == "" {
-				if !sameMap(got, args) {
+				if !identical(got, args) {
 					t.Errorf("Coerce(%s) returned a copy of arguments that needed nothing", c.Args)
 				}
 				if !identical([]byte(c.Args), gotJSON) {
@@ -228,7 +228,7 @@ func TestConformanceSchemas(t *testing.T) {
 				}
 			}
 			// A result is a fixed point: coercing it again changes nothing.
-			if again, err := s.Coerce(got); err != nil || !sameMap(again, got) {
+			if again, err := s.Coerce(got); err != nil || !identical(again, got) {
 				t.Errorf("not a fixed point: Coerce(%#v) = %#v, %v", got, again, err)
 			}
 			if again, err := s.CoerceJSON(gotJSON); err != nil || !identical(again, gotJSON) {

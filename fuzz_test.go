@@ -98,20 +98,6 @@ func checkErrorContract(t *testing.T, err error) []*Error {
 	return list
 }
 
-// sameReference reports whether out is in itself: the same map or slice,
-// not only equal ones. the README: a value that already fits is returned as
-// is.
-func sameReference(in, out any) bool {
-	if !reflect.DeepEqual(in, out) {
-		return false
-	}
-	switch in.(type) {
-	case map[string]any, []any:
-		return reflect.ValueOf(in).UnsafePointer() == reflect.ValueOf(out).UnsafePointer()
-	}
-	return true
-}
-
 // numberDecimal is the decimal text of a number as the JSON it stands for:
 // json.Number as written, float64 in its shortest form.
 func numberDecimal(v any) (string, bool) {
@@ -280,11 +266,11 @@ func checkToDeclared(t *testing.T, o Options, in any, declared string) coerced {
 	if !typ.Conforms(out) {
 		t.Fatalf("%+v.ToDeclared(%#v, %q) = %#v, which does not conform", o, in, declared, out)
 	}
-	if typ.Conforms(in) && !sameReference(in, out) {
+	if typ.Conforms(in) && !identical(in, out) {
 		t.Fatalf("%+v.ToDeclared(%#v, %q) = %#v: the input conforms, want it as it is", o, in, declared, out)
 	}
 	fixed, err := o.ToDeclared(out, declared)
-	if err != nil || !sameReference(out, fixed) {
+	if err != nil || !identical(out, fixed) {
 		t.Fatalf("not a fixed point: %+v.ToDeclared(%#v, %q) = %#v, then %#v, %v", o, in, declared, out, fixed, err)
 	}
 	return coerced{out, nil}

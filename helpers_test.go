@@ -2,10 +2,12 @@ package coerce
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
+	"unsafe"
 )
 
 // The helpers that the tests of this package share, each written once:
@@ -126,4 +128,43 @@ func deepCopy(v any) any {
 		return v
 	}
 	return cp(reflect.ValueOf(v)).Interface()
+}
+
+// identical reports whether b is a itself, as the README's "returned as it
+// is" means it, not merely a value equal to a. Both must have the same
+// dynamic type, and then
+//   - maps, pointers, channels and funcs: the same one;
+//   - slices: the same elements in the same memory (same pointer, same
+//     length);
+//   - strings (json.Number and named string types too): the same bytes in
+//     the same memory, so that a copy, which costs an allocation, is told
+//     apart from the string itself; an empty string has no bytes to copy;
+//   - floats: the same bits, so that NaN is itself and -0 is not 0;
+//   - other values: == where Go can compare them, else reflect.DeepEqual
+//     (a struct that holds a slice, passed by value, has no identity).
+//
+// nil is identical to nil only.
+func identical(a, b any) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	if va.Type() != vb.Type() {
+		return false
+	}
+	switch va.Kind() {
+	case reflect.Map, reflect.Pointer, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		return va.UnsafePointer() == vb.UnsafePointer()
+	case reflect.Slice:
+		return va.UnsafePointer() == vb.UnsafePointer() && va.Len() == vb.Len()
+	case reflect.String:
+		sa, sb := va.String(), vb.String()
+		return len(sa) == len(sb) && (sa == "" || unsafe.StringData(sa) == unsafe.StringData(sb))
+	case reflect.Float32, reflect.Float64:
+		return math.Float64bits(va.Float()) == math.Float64bits(vb.Float())
+	}
+	if va.Comparable() {
+		return a == b
+	}
+	return reflect.DeepEqual(a, b)
 }

@@ -72,34 +72,6 @@ func wantErr(t *testing.T, what string, err error, sentinels ...error) {
 	}
 }
 
-// sameString reports whether a is the very string s: same bytes in the same
-// memory, not a copy.
-func sameString(a any, s string) bool {
-	as, ok := a.(string)
-	return ok && len(as) == len(s) && unsafe.StringData(as) == unsafe.StringData(s)
-}
-
-// identical reports whether b is a itself: the same map, slice or pointer,
-// the same bits of a float (NaN included), or an equal scalar.
-func identical(a, b any) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
-	if va.Type() != vb.Type() {
-		return false
-	}
-	switch va.Kind() {
-	case reflect.Map, reflect.Pointer:
-		return va.UnsafePointer() == vb.UnsafePointer()
-	case reflect.Slice:
-		return va.UnsafePointer() == vb.UnsafePointer() && va.Len() == vb.Len()
-	case reflect.Float32, reflect.Float64:
-		return math.Float64bits(va.Float()) == math.Float64bits(vb.Float())
-	}
-	return a == b
-}
-
 // nested is open n times, leaf, close n times.
 func nested(open, leaf, close string, n int) string {
 	return strings.Repeat(open, n) + leaf + strings.Repeat(close, n)
@@ -152,7 +124,7 @@ func TestHostileNesting(t *testing.T) {
 				return answered{out, err}
 			})
 			wantErr(t, fmt.Sprintf("ToDeclared(%.40v..., %q)", tt.in, tt.declared), r.err, tt.sentinels...)
-			if s, ok := tt.in.(string); ok && !sameString(r.out, s) {
+			if s, ok := tt.in.(string); ok && !identical(r.out, s) {
 				t.Errorf("on error got %.40v..., want the input string itself", r.out)
 			}
 		})
@@ -179,7 +151,7 @@ func TestHostileNestingInSchema(t *testing.T) {
 		})
 		wantErr(t, "Coerce", r.err, ErrLimit, ErrSyntax)
 		got := r.out.(map[string]any)
-		if !sameString(got["p"], text) || !sameString(got["q"], deepObject) || got["n"] != float64(5) {
+		if !identical(got["p"], text) || !identical(got["q"], deepObject) || got["n"] != float64(5) {
 			t.Errorf("Coerce: p, q not kept or n not converted: n = %#v", got["n"])
 		}
 		var paths []string
@@ -480,7 +452,7 @@ func TestHostileText(t *testing.T) {
 			what := fmt.Sprintf("ToDeclared(%q, %q) (%s)", text, c.Declared, c.Why)
 			if sentinels, ok := hostileWants[c.Want]; ok {
 				wantErr(t, what, r.err, sentinels...)
-				if !sameString(r.out, text) {
+				if !identical(r.out, text) {
 					t.Errorf("%s: on error got %#v, want the string itself", what, r.out)
 				}
 				return
@@ -639,7 +611,7 @@ func TestHostileLargeArray(t *testing.T) {
 		switch {
 		case tt.sentinel != nil:
 			wantErr(t, fmt.Sprintf("MaxSize %d", tt.max), r.err, tt.sentinel)
-			if !sameString(r.out, text) {
+			if !identical(r.out, text) {
 				t.Errorf("MaxSize %d: on error want the string itself", tt.max)
 			}
 		case r.err != nil:
@@ -681,7 +653,7 @@ func TestHostileHugeString(t *testing.T) {
 				return answered{out, err}
 			})
 			wantErr(t, tt.name, r.err, ErrKind)
-			if !sameString(r.out, text) {
+			if !identical(r.out, text) {
 				t.Errorf("%s: on error want the string itself", tt.name)
 			}
 			// The message names the culprit without copying it.

@@ -289,16 +289,6 @@ func (g gen) any(depth int) any {
 	return map[string]any{"a": g.any(depth - 1), "b": g.any(depth - 1)}
 }
 
-// same reports whether a and b are the same value: the same map or slice,
-// or equal scalars.
-func same(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any, []any:
-		return identical(x, b)
-	}
-	return reflect.DeepEqual(a, b)
-}
-
 // canonical writes v as JSON with numbers by exact value, for comparing
 // results across runs.
 func canonical(t testing.TB, v any, err error) string {
@@ -344,7 +334,7 @@ func checkToDeclaredProperties(t *testing.T, name string, v any, typ *gtype, exp
 	switch {
 	case err == nil && !typ.holds(out):
 		t.Fatalf("%s: no error, but %s does not conform", name, canonicalInput(out))
-	case err != nil && !same(out, v):
+	case err != nil && !identical(out, v):
 		t.Fatalf("%s: error %v, and the input did not come back", name, err)
 	case err != nil:
 		var e *Error
@@ -352,13 +342,13 @@ func checkToDeclaredProperties(t *testing.T, name string, v any, typ *gtype, exp
 			t.Fatalf("%s: %v is not an *Error", name, err)
 		}
 	}
-	if typ.holds(v) && (err != nil || !same(out, v)) {
+	if typ.holds(v) && (err != nil || !identical(out, v)) {
 		t.Fatalf("%s: the input conforms, but got %s, %v", name, canonicalInput(out), err)
 	}
 	// Idempotent.
 	if err == nil {
 		again, err2 := ToDeclared(out, expr)
-		if err2 != nil || !same(again, out) {
+		if err2 != nil || !identical(again, out) {
 			t.Fatalf("%s: coercing the result again gives %s, %v", name, canonicalInput(again), err2)
 		}
 	}
@@ -412,7 +402,7 @@ func checkSchemaProperties(t *testing.T, name string, s *Schema, typ *gtype, arg
 	}
 	for _, p := range []string{"p", "q"} {
 		switch {
-		case failed[p] && !same(out[p], args[p]):
+		case failed[p] && !identical(out[p], args[p]):
 			t.Fatalf("%s: /%s failed but did not stay as it was", name, p)
 		case !failed[p] && !typ.holds(out[p]):
 			t.Fatalf("%s: /%s = %s does not conform", name, p, canonicalInput(out[p]))
@@ -547,7 +537,7 @@ func FuzzUnions(f *testing.F) {
 		}
 		if err != nil {
 			var e *Error
-			if !errors.As(err, &e) || !same(out, v) {
+			if !errors.As(err, &e) || !identical(out, v) {
 				t.Fatalf("%s: %v, and the input did not come back", expr, err)
 			}
 			return

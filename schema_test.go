@@ -170,11 +170,6 @@ func checkErrors(t *testing.T, how string, err error, want []wantError) []*Error
 	return got
 }
 
-// sameMap reports whether a and b are the same map, not merely equal ones.
-func sameMap(a, b map[string]any) bool {
-	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
-}
-
 // topKey is the parameter a JSON Pointer starts in.
 func topKey(path string) string {
 	key, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
@@ -227,13 +222,13 @@ func runCoercionCases(t *testing.T, cases []coercionCase) {
 				failed[topKey(e.path)] = true
 			}
 			for k := range failed {
-				if !sameValue(got[k], args[k]) {
+				if !identical(got[k], args[k]) {
 					t.Errorf("failing parameter %s is %#v, want it exactly as it came: %#v", k, got[k], args[k])
 				}
 			}
 			if len(c.errs) == 0 {
 				again, err := s.Coerce(got)
-				if err != nil || !sameMap(again, got) {
+				if err != nil || !identical(again, got) {
 					t.Errorf("not a fixed point: Coerce(%#v) = %#v, %v", got, again, err)
 				}
 			}
@@ -1142,7 +1137,7 @@ func TestSchemaCoerceCopyOnWrite(t *testing.T) {
 		t.Fatalf("want 10 parameters, have %d", len(args))
 	}
 	got, err := s.Coerce(args)
-	if err != nil || !sameMap(got, args) {
+	if err != nil || !identical(got, args) {
 		t.Fatalf("Coerce of conforming arguments = %v, %v; want the same map back", got, err)
 	}
 	if allocs := testing.AllocsPerRun(100, func() { s.Coerce(args) }); allocs != 0 {
@@ -1158,12 +1153,12 @@ func TestSchemaCoerceCopyOnWrite(t *testing.T) {
 	if d := cmp.Diff(before, broken); d != "" {
 		t.Errorf("Coerce mutated its arguments (-before +after):\n%s", d)
 	}
-	if sameMap(got, broken) {
+	if identical(got, broken) {
 		t.Error("Coerce returned the caller's map after converting parameters")
 	}
 	// Parameters that needed nothing are shared, not copied.
 	for _, k := range []string{"assignees", "repo", "title"} {
-		if !sameValue(got[k], broken[k]) {
+		if !identical(got[k], broken[k]) {
 			t.Errorf("parameter %s, which needed no change, was copied", k)
 		}
 	}
@@ -1181,13 +1176,13 @@ func TestSchemaCoerceCopyOnWrite(t *testing.T) {
 	}
 	gotTasks, inTasks := got["tasks"].([]any), nested["tasks"].([]any)
 	switch {
-	case sameValue(gotTasks, inTasks):
+	case identical(gotTasks, inTasks):
 		t.Error("tasks changed in place")
-	case !sameValue(gotTasks[0], inTasks[0]):
+	case !identical(gotTasks[0], inTasks[0]):
 		t.Error("tasks/0, which needed no change, was copied")
-	case sameValue(gotTasks[1], inTasks[1]):
+	case identical(gotTasks[1], inTasks[1]):
 		t.Error("tasks/1 changed in place")
-	case !sameValue(got["labels"], nested["labels"]):
+	case !identical(got["labels"], nested["labels"]):
 		t.Error("labels, which needed no change, was copied")
 	}
 }
