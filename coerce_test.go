@@ -71,58 +71,6 @@ func coerceCall(t *testing.T, o Options, in any, declared string) (got any, err 
 	return o.ToDeclared(in, declared)
 }
 
-// short formats a value for a failure message, cut so that a 5000-digit
-// string or a 100000-deep array does not flood the log.
-func short(v any) string {
-	var s string
-	switch str, ok := v.(string); {
-	case ok:
-		s = fmt.Sprintf("%q", str)
-	case isCyclic(v):
-		s = fmt.Sprintf("%T(cyclic)", v)
-	default:
-		s = fmt.Sprintf("%T(%v)", v, v)
-	}
-	if len(s) > 120 {
-		s = s[:120] + "..."
-	}
-	return s
-}
-
-// isCyclic reports whether a map or slice holds itself, which fmt cannot
-// print.
-func isCyclic(v any) bool {
-	seen := map[uintptr]bool{}
-	var walk func(v any) bool
-	walk = func(v any) bool {
-		rv := reflect.ValueOf(v)
-		if rv.Kind() != reflect.Map && rv.Kind() != reflect.Slice || rv.IsNil() {
-			return false
-		}
-		p := uintptr(rv.UnsafePointer())
-		if seen[p] {
-			return true
-		}
-		seen[p] = true
-		defer delete(seen, p)
-		if rv.Kind() == reflect.Map {
-			for it := rv.MapRange(); it.Next(); {
-				if walk(it.Value().Interface()) {
-					return true
-				}
-			}
-			return false
-		}
-		for i := range rv.Len() {
-			if walk(rv.Index(i).Interface()) {
-				return true
-			}
-		}
-		return false
-	}
-	return walk(v)
-}
-
 func runCoerceCases(t *testing.T, cases []coerceCase) {
 	t.Helper()
 	for _, c := range cases {
@@ -912,18 +860,6 @@ func TestToDeclaredContract(t *testing.T) {
 			})
 		}
 	}
-}
-
-// outcome is a call's result as text: its JSON and its error message.
-func outcome(v any, err error) string {
-	text, jerr := json.Marshal(v)
-	if jerr != nil {
-		text = []byte("unwritable " + short(v))
-	}
-	if err != nil {
-		return string(text) + " / " + err.Error()
-	}
-	return string(text)
 }
 
 // TestErrorMessage checks one message whole: the form the brief gives.

@@ -36,27 +36,16 @@ type schemaCase struct {
 	ErrorPaths []string        `json:"error_paths"`
 }
 
-// decodeInput decodes a vector's input as a decoded MCP request would be:
-// encoding/json into any, numbers as float64.
-func decodeInput(t *testing.T, raw json.RawMessage) any {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
 // jsonMismatch compares got with a vector's want as JSON: got is written and
 // read back with numbers as json.Number, numbers compare by exact decimal
 // value, and {"$json": X} matches a string whose JSON equals X. It returns
 // "" on a match, else what differs where.
-func jsonMismatch(got any, want json.RawMessage) string {
+func jsonMismatch(t testing.TB, got any, want json.RawMessage) string {
 	text, err := json.Marshal(exactFloats(got))
 	if err != nil {
 		return fmt.Sprintf("result cannot be written as JSON: %v", err)
 	}
-	return matchJSON("", mustUseNumber(text), mustUseNumber(want))
+	return matchJSON("", mustUseNumber(t, text), mustUseNumber(t, want))
 }
 
 // exactFloats returns v with each whole float64 beyond 2^53 replaced by a
@@ -87,16 +76,6 @@ func exactFloats(v any) any {
 	return v
 }
 
-func mustUseNumber(text []byte) any {
-	d := json.NewDecoder(bytes.NewReader(text))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		panic(fmt.Sprintf("%s: %v", text, err))
-	}
-	return v
-}
-
 func matchJSON(path string, got, want any) string {
 	if w, ok := want.(map[string]any); ok && len(w) == 1 && w["$json"] != nil {
 		s, ok := got.(string)
@@ -106,7 +85,8 @@ func matchJSON(path string, got, want any) string {
 		if !json.Valid([]byte(s)) {
 			return fmt.Sprintf("%s: want a string holding JSON, got %q", path, s)
 		}
-		return matchJSON(path+"($json)", mustUseNumber([]byte(s)), w["$json"])
+		v, _ := decodeUseNumber([]byte(s)) // valid, as checked above
+		return matchJSON(path+"($json)", v, w["$json"])
 	}
 	switch w := want.(type) {
 	case map[string]any:
@@ -161,7 +141,7 @@ func TestConformanceValues(t *testing.T) {
 	cases := loadCases[valueCase](t, "testdata/conformance/*values.json")
 	for _, c := range cases {
 		t.Run(c.ID, func(t *testing.T) {
-			input := decodeInput(t, c.Input)
+			input := decodeFloat64(t, c.Input)
 			before := deepCopy(input)
 			got, err := ToDeclared(input, c.Declared)
 			if !reflect.DeepEqual(input, before) {
@@ -179,7 +159,7 @@ func TestConformanceValues(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ToDeclared(%s, %q): %v", c.Input, c.Declared, err)
 			}
-			if d := jsonMismatch(got, c.Want); d != "" {
+			if d := jsonMismatch(t, got, c.Want); d != "" {
 				t.Fatalf("ToDeclared(%s, %q) = %#v: %s", c.Input, c.Declared, got, d)
 			}
 			again, err := ToDeclared(got, c.Declared)
@@ -199,7 +179,7 @@ func TestConformanceSchemas(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ParseSchema: %v", err)
 			}
-			args := decodeInput(t, c.Args).(map[string]any)
+			args := decodeArgs(t, string(c.Args))
 			before := deepCopy(args)
 			got, err := s.Coerce(args)
 			if !reflect.DeepEqual(args, before) {
@@ -212,14 +192,14 @@ func TestConformanceSchemas(t *testing.T) {
 				t.Fatalf("CoerceJSON wrote invalid JSON %s", gotJSON)
 			}
 			// UseNumber: the exact digits CoerceJSON wrote are what is checked.
-			checkSchemaResult(t, c, "CoerceJSON", mustUseNumber(gotJSON).(map[string]any), errJSON)
+			checkSchemaResult(t, c, "CoerceJSON", mustUseNumber(t, gotJSON).(map[string]any), errJSON)
 			if c.Error {
 				return
 			}
 
 			// Arguments that already are what the vector wants come back
 			// untouched: the same map, the same bytes.
-			if jsonMismatch(before, c.Want) == "" {
+			if jsonMismatch(t, before, c.Want) == "" {
 				if !identical(got, args) {
 					t.Errorf("Coerce(%s) returned a copy of arguments that needed nothing", c.Args)
 				}
@@ -253,7 +233,7 @@ func checkSchemaResult(t *testing.T, c schemaCase, how string, got map[string]an
 	} else if err != nil {
 		t.Fatalf("%s(%s): %v", how, c.Args, err)
 	}
-	if d := jsonMismatch(got, c.Want); d != "" {
+	if d := jsonMismatch(t, got, c.Want); d != "" {
 		t.Fatalf("%s(%s) = %#v: %s", how, c.Args, got, d)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"reflect"
 	"slices"
 	"strconv"
@@ -179,21 +178,6 @@ func valueMismatch(path string, got, want any, asFloat64 bool) string {
 		return fmt.Sprintf("%s: got %T %#v, want %T %#v", path, got, got, want, want)
 	}
 	return ""
-}
-
-// decodeUseNumber decodes JSON text with encoding/json, numbers as
-// json.Number.
-func decodeUseNumber(text []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(text))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return nil, errors.New("trailing data")
-	}
-	return v, nil
 }
 
 func FuzzToDeclared(f *testing.F) {

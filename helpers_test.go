@@ -1,7 +1,11 @@
 package coerce
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -167,4 +171,134 @@ func identical(a, b any) bool {
 		return a == b
 	}
 	return reflect.DeepEqual(a, b)
+}
+
+// decodeFloat64 decodes JSON text as encoding/json decodes it into an any,
+// numbers as float64: the arguments an SDK hands a tool after decoding a
+// request. Text that is not one JSON value fails the test.
+func decodeFloat64(t testing.TB, text []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(text, &v); err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	return v
+}
+
+// decodeArgs is decodeFloat64 of a tool call's arguments, which must be an
+// object.
+func decodeArgs(t testing.TB, text string) map[string]any {
+	t.Helper()
+	m, ok := decodeFloat64(t, []byte(text)).(map[string]any)
+	if !ok {
+		t.Fatalf("arguments %s are not an object", text)
+	}
+	return m
+}
+
+// decodeUseNumber decodes JSON text as encoding/json does with UseNumber:
+// numbers as json.Number, with the digits written. Text after the value is
+// an error, as it is for json.Unmarshal.
+func decodeUseNumber(text []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(text))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, errors.New("trailing data")
+	}
+	return v, nil
+}
+
+// mustUseNumber is decodeUseNumber, failing the test on an error.
+func mustUseNumber(t testing.TB, text []byte) any {
+	t.Helper()
+	v, err := decodeUseNumber(text)
+	if err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	return v
+}
+
+// jsonView is what v says as JSON: v written by json.Marshal and read back
+// by mustUseNumber. Typed Go values (structs, map[string]int) become the
+// maps and slices they write as, and a float64 becomes the json.Number of
+// the shortest text that reads back as it, as json.Marshal writes it. A
+// value that cannot be written (a NaN, a cycle) fails the test.
+func jsonView(t testing.TB, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("%s cannot be written as JSON: %v", short(v), err)
+	}
+	return mustUseNumber(t, b)
+}
+
+// outcome is a call's result as text, to compare one run with another:
+// its JSON and its error message. A result that cannot be written as JSON
+// (a NaN, a cycle, returned as it came with an error) is written as
+// "unwritable" and short's view of it.
+func outcome(v any, err error) string {
+	text, jerr := json.Marshal(v)
+	if jerr != nil {
+		text = []byte("unwritable " + short(v))
+	}
+	if err != nil {
+		return string(text) + " / " + err.Error()
+	}
+	return string(text)
+}
+
+// short formats a value for a failure message, cut so that a 5000-digit
+// string or a 100000-deep array does not flood the log.
+func short(v any) string {
+	var s string
+	switch str, ok := v.(string); {
+	case ok:
+		s = fmt.Sprintf("%q", str)
+	case isCyclic(v):
+		s = fmt.Sprintf("%T(cyclic)", v)
+	default:
+		s = fmt.Sprintf("%T(%v)", v, v)
+	}
+	if len(s) > 120 {
+		s = s[:120] + "..."
+	}
+	return s
+}
+
+// isCyclic reports whether a map or slice holds itself, which fmt cannot
+// print.
+func isCyclic(v any) bool {
+	seen := map[uintptr]bool{}
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		rv := reflect.ValueOf(v)
+		if rv.Kind() != reflect.Map && rv.Kind() != reflect.Slice || rv.IsNil() {
+			return false
+		}
+		p := uintptr(rv.UnsafePointer())
+		if seen[p] {
+			return true
+		}
+		seen[p] = true
+		defer delete(seen, p)
+		if rv.Kind() == reflect.Map {
+			for it := rv.MapRange(); it.Next(); {
+				if walk(it.Value().Interface()) {
+					return true
+				}
+			}
+			return false
+		}
+		for i := range rv.Len() {
+			if walk(rv.Index(i).Interface()) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(v)
 }

@@ -43,17 +43,6 @@ func compileSchema(t testing.TB, src string) *Schema {
 	return s
 }
 
-// decodeArgs decodes arguments as an MCP server hands them over after
-// encoding/json: numbers as float64.
-func decodeArgs(t *testing.T, text string) map[string]any {
-	t.Helper()
-	m, ok := decodeInput(t, json.RawMessage(text)).(map[string]any)
-	if !ok {
-		t.Fatalf("arguments %s are not an object", text)
-	}
-	return m
-}
-
 // byValue replaces every number in v by its exact decimal value, so that
 // float64 5, json.Number "5.0" and int 5 compare equal under cmp while
 // 9007199254740992 and 9007199254740993 do not.
@@ -213,7 +202,7 @@ func runCoercionCases(t *testing.T, cases []coercionCase) {
 				t.Errorf("Coerce mutated its arguments (-before +after):\n%s", d)
 			}
 			checkErrors(t, "Coerce", err, c.errs)
-			want := mustUseNumber([]byte(c.want))
+			want := mustUseNumber(t, []byte(c.want))
 			if d := diffByValue(want, got); d != "" {
 				t.Errorf("Coerce(%s) mismatch (-want +got):\n%s", c.args, d)
 			}
@@ -239,7 +228,7 @@ func runCoercionCases(t *testing.T, cases []coercionCase) {
 			if !json.Valid(gotJSON) {
 				t.Fatalf("CoerceJSON wrote invalid JSON %s", gotJSON)
 			}
-			if d := diffByValue(got, mustUseNumber(gotJSON)); d != "" {
+			if d := diffByValue(got, mustUseNumber(t, gotJSON)); d != "" {
 				t.Errorf("CoerceJSON(%s) = %s, disagrees with Coerce (-Coerce +CoerceJSON):\n%s", c.args, gotJSON, d)
 			}
 			in, out := rawMembers(t, text), rawMembers(t, gotJSON)

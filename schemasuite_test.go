@@ -151,7 +151,7 @@ func runSuiteGroup(t *testing.T, d suiteDraft, file string, g suiteGroup, n *sui
 			valid = append(valid, c)
 		}
 	}
-	schema := decodeSchemaNode(t, g.Schema)
+	schema := mustUseNumber(t, g.Schema) // numbers in const and enum keep their digits
 	reason := suiteSkips[d.dir+"/"+file+"/"+g.Description]
 	if reason == "" {
 		reason = suiteSkipReason(d, schema)
@@ -189,17 +189,9 @@ func checkSuiteInstance(t *testing.T, s, sNum *Schema, data json.RawMessage) {
 	text := []byte(`{"p":` + string(data) + `}`)
 
 	for _, useNumber := range []bool{false, true} {
-		how, schema := "Coerce", s
+		how, schema, args := "Coerce", s, decodeArgs(t, string(text))
 		if useNumber {
-			how, schema = "Coerce (UseNumber)", sNum
-		}
-		d := json.NewDecoder(bytes.NewReader(text))
-		if useNumber {
-			d.UseNumber()
-		}
-		var args map[string]any
-		if err := d.Decode(&args); err != nil {
-			t.Fatalf("%s: %v", text, err)
+			how, schema, args = "Coerce (UseNumber)", sNum, mustUseNumber(t, text).(map[string]any)
 		}
 		p := args["p"]
 		before := deepCopy(args)
@@ -238,17 +230,6 @@ func suiteShow(v any) string {
 	return fmt.Sprintf("%s (%T)", text, v)
 }
 
-func decodeSchemaNode(t *testing.T, raw json.RawMessage) any {
-	t.Helper()
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber() // numbers in const and enum keep their digits
-	var v any
-	if err := d.Decode(&v); err != nil {
-		t.Fatalf("%s: %v", raw, err)
-	}
-	return v
-}
-
 // suiteParam is the parameter each group's schema becomes, and suiteRefBase
 // the pointer to it that its local $refs start with.
 const (
@@ -257,7 +238,7 @@ const (
 )
 
 // wrapSuiteSchema writes the argument-set schema whose one parameter has
-// the group's schema (decoded by decodeSchemaNode, and changed here).
+// the group's schema (decoded by mustUseNumber, and changed here).
 func wrapSuiteSchema(t *testing.T, d suiteDraft, schema any) []byte {
 	t.Helper()
 	wrapper := map[string]any{"type": "object"}
