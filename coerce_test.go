@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -52,13 +51,6 @@ type (
 	}
 )
 
-// valueDiffOpts compares json.Number by exact decimal value, so that a
-// UseNumber result may say "1000" or "1e3" for the same number; float64 and
-// json.Number stay different types, as the README tells them apart.
-var valueDiffOpts = cmp.Options{
-	cmp.Comparer(func(a, b json.Number) bool { return sameDecimal(string(a), string(b)) }),
-}
-
 // coerceCall runs o.ToDeclared and turns a panic into a test failure, so
 // that one bad row does not take the other tables down with it.
 func coerceCall(t *testing.T, o Options, in any, declared string) (got any, err error) {
@@ -97,8 +89,8 @@ func runCoerceCases(t *testing.T, cases []coerceCase) {
 			if err != nil {
 				t.Fatalf("ToDeclared(%s, %q): unexpected error: %v", short(c.in), c.declared, err)
 			}
-			if d := valueDiff(c.want, got); d != "" {
-				t.Errorf("ToDeclared(%s, %q) mismatch (-want +got):\n%s", short(c.in), c.declared, d)
+			if d := valueMismatch(got, c.want, byTypeAndValue); d != "" {
+				t.Errorf("ToDeclared(%s, %q) = %s: %s", short(c.in), c.declared, short(got), d)
 			}
 		})
 	}
@@ -694,22 +686,6 @@ func coerceTables() map[string][]coerceCase {
 	}
 }
 
-// equalNaN is reflect.DeepEqual with NaN equal to NaN. cmp.Equal alone
-// would do, but its time grows exponentially with the nesting of []any,
-// and some rows nest 100 deep; it is asked only when DeepEqual says no.
-func equalNaN(a, b any) bool {
-	return reflect.DeepEqual(a, b) || cmp.Equal(a, b, cmpopts.EquateNaNs())
-}
-
-// valueDiff is cmp.Diff with valueDiffOpts, behind the same fast path as
-// equalNaN.
-func valueDiff(want, got any) string {
-	if reflect.DeepEqual(want, got) {
-		return ""
-	}
-	return cmp.Diff(want, got, valueDiffOpts)
-}
-
 // errorLeaves lists the *Errors of an error, through errors.Join.
 func errorLeaves(err error) []*Error {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
@@ -793,7 +769,7 @@ func checkNumbers(t *testing.T, v any, noFloats bool) {
 	t.Helper()
 	switch x := v.(type) {
 	case json.Number:
-		if !json.Valid([]byte(x)) || !strings.ContainsAny(string(x[:1]), "-0123456789") {
+		if _, ok := parseDecimal(string(x)); !ok {
 			t.Errorf("result holds json.Number %q, not JSON number text", x)
 		}
 	case float64:

@@ -97,89 +97,6 @@ func checkErrorContract(t *testing.T, err error) []*Error {
 	return list
 }
 
-// numberDecimal is the decimal text of a number as the JSON it stands for:
-// json.Number as written, float64 in its shortest form.
-func numberDecimal(v any) (string, bool) {
-	switch x := v.(type) {
-	case json.Number:
-		return string(x), true
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64), true
-	}
-	return "", false
-}
-
-// valueMismatch compares two values as JSON values: maps, slices, strings,
-// booleans and nil exactly, numbers by exact decimal value (5, 5.0, 5e0 and
-// json.Number("5") are equal). With asFloat64, for values of which one side
-// went through float64, a float64 number also matches a number whose
-// nearest float64 it is, and strings match when they are JSON text that
-// matches so.
-// It returns "" on a match, else what differs where.
-func valueMismatch(path string, got, want any, asFloat64 bool) string {
-	if gt, ok := numberDecimal(got); ok {
-		wt, ok := numberDecimal(want)
-		if ok && sameDecimal(gt, wt) {
-			return ""
-		}
-		_, gotFloat := got.(float64)
-		_, wantFloat := want.(float64)
-		if ok && asFloat64 && (gotFloat || wantFloat) {
-			gf, gerr := strconv.ParseFloat(gt, 64)
-			wf, werr := strconv.ParseFloat(wt, 64)
-			if gerr == nil && werr == nil && gf == wf {
-				return ""
-			}
-		}
-		return fmt.Sprintf("%s: got number %T %v, want %T %v", path, got, got, want, want)
-	}
-	switch w := want.(type) {
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !ok || len(g) != len(w) {
-			return fmt.Sprintf("%s: got %T %v, want %v", path, got, got, w)
-		}
-		for k := range w {
-			gv, ok := g[k]
-			if !ok {
-				return fmt.Sprintf("%s: no key %q", path, k)
-			}
-			if d := valueMismatch(path+pointerToken(k), gv, w[k], asFloat64); d != "" {
-				return d
-			}
-		}
-		return ""
-	case []any:
-		g, ok := got.([]any)
-		if !ok || len(g) != len(w) {
-			return fmt.Sprintf("%s: got %T %v, want %v", path, got, got, w)
-		}
-		for i := range w {
-			if d := valueMismatch(path+"/"+strconv.Itoa(i), g[i], w[i], asFloat64); d != "" {
-				return d
-			}
-		}
-		return ""
-	}
-	gs, gok := got.(string)
-	ws, wok := want.(string)
-	if gok && wok && gs != ws && asFloat64 {
-		// JSON text written from numbers that went through float64 on
-		// one side only: "1" and "1.0", "1000000000.0000009" and
-		// "1000000000.000001". Read as float64, they are the same.
-		var gv, wv any
-		gerr := json.Unmarshal([]byte(gs), &gv)
-		werr := json.Unmarshal([]byte(ws), &wv)
-		if gerr == nil && werr == nil && valueMismatch(path, gv, wv, true) == "" {
-			return ""
-		}
-	}
-	if !reflect.DeepEqual(got, want) {
-		return fmt.Sprintf("%s: got %T %#v, want %T %#v", path, got, got, want, want)
-	}
-	return ""
-}
-
 func FuzzToDeclared(f *testing.F) {
 	for _, c := range loadCases[valueCase](f, "testdata/conformance/*values.json") {
 		f.Add(string(c.Input), fuzzTypeIndex(c.Declared))
@@ -205,7 +122,7 @@ func FuzzToDeclared(f *testing.F) {
 				t.Fatalf("ToDeclared(%#v, %q): error %v, with UseNumber %v", in, declared, def.err, num.err)
 			}
 			if def.err == nil {
-				if d := valueMismatch("", num.out, def.out, true); d != "" {
+				if d := valueMismatch(num.out, def.out, nearestFloat64); d != "" {
 					t.Fatalf("ToDeclared(%#v, %q): with UseNumber %#v, without %#v: %s", in, declared, num.out, def.out, d)
 				}
 			}
@@ -307,7 +224,7 @@ func checkRoundTrip(t *testing.T, o Options, v any) {
 	if err != nil {
 		t.Fatalf("%+v.ToDeclared(%q, %q): %v", o, text, declared, err)
 	}
-	if d := valueMismatch("", back, v, false); d != "" {
+	if d := valueMismatch(back, v, byValue); d != "" {
 		t.Fatalf("%#v -> %q -> %#v: %s", v, text, back, d)
 	}
 }
@@ -347,7 +264,7 @@ func FuzzSniff(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := valueMismatch("", want, ref, true); d != "" {
+			if d := valueMismatch(want, ref, nearestFloat64); d != "" {
 				t.Fatalf("ToDeclared(%q, %q) = %#v, encoding/json reads %#v: %s", text, declared, want, ref, d)
 			}
 		}
@@ -533,7 +450,7 @@ func FuzzSchemaCoerce(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		compareCoerce(t, exact[i], decoded.(map[string]any), args, orig, false)
+		compareCoerce(t, exact[i], decoded.(map[string]any), args, orig, byValue)
 
 		// By default, numbers in text that is parsed become float64. The
 		// arguments for Coerce are decoded as the package decodes JSON
@@ -543,7 +460,7 @@ func FuzzSchemaCoerce(f *testing.F) {
 		if err != nil {
 			t.Fatalf("decodeJSON(%q): %v, but encoding/json reads it", args, err)
 		}
-		compareCoerce(t, plain[i], decoded.(map[string]any), args, orig, true)
+		compareCoerce(t, plain[i], decoded.(map[string]any), args, orig, nearestFloat64)
 	})
 }
 
@@ -586,7 +503,7 @@ func checkCoerceJSON(t *testing.T, s *Schema, args, orig []byte) []byte {
 
 // compareCoerce checks that Coerce on decoded and CoerceJSON on args, its
 // text, give the same result and fail on the same paths.
-func compareCoerce(t *testing.T, s *Schema, decoded map[string]any, args, orig []byte, asFloat64 bool) {
+func compareCoerce(t *testing.T, s *Schema, decoded map[string]any, args, orig []byte, numbers numberRule) {
 	t.Helper()
 	before := deepCopy(decoded)
 	got, err := s.Coerce(decoded)
@@ -617,7 +534,7 @@ func compareCoerce(t *testing.T, s *Schema, decoded map[string]any, args, orig [
 	if !slices.Equal(paths, jpaths) {
 		t.Fatalf("on %q: Coerce fails at %q (%v), CoerceJSON at %q (%v)", args, paths, err, jpaths, jerr)
 	}
-	if d := valueMismatch("", fromText, any(got), asFloat64); d != "" {
+	if d := valueMismatch(fromText, any(got), numbers); d != "" {
 		t.Fatalf("on %q: CoerceJSON = %s, Coerce = %#v: %s", args, text, got, d)
 	}
 }

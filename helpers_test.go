@@ -6,12 +6,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // The helpers that the tests of this package share, each written once:
@@ -301,4 +310,277 @@ func isCyclic(v any) bool {
 		return false
 	}
 	return walk(v)
+}
+
+// A numberRule says which numbers valueMismatch takes for equal. The tests
+// need three rules, for three ways a result may legitimately hold a number.
+type numberRule int
+
+const (
+	// byValue: a number is the decimal it stands for, whatever Go type
+	// holds it (float64, json.Number or int): float64 5, int 5,
+	// json.Number("5.0") and json.Number("5e0") are all 5, while
+	// 9007199254740992 (2^53) and 9007199254740993 differ. A float64
+	// stands for the shortest decimal that reads back as it, the text
+	// json.Marshal writes and encoding/json reads it from: float64(0.1) is
+	// 0.1, and float64(2^64) is 18446744073709552000, not
+	// 18446744073709551616. For results compared with what JSON text
+	// says, where a number's Go type does not show.
+	byValue numberRule = iota
+	// byTypeAndValue: two numbers must also have the same Go type. Two
+	// json.Numbers compare by decimal value ("1000" and "1e3" are equal),
+	// other numbers by ==: float64 1000 and json.Number("1000") differ.
+	// For tables whose rows say which type the README promises (float64
+	// by default, json.Number with UseNumber or beyond 2^53).
+	byTypeAndValue
+	// nearestFloat64: byValue, and besides a float64 equals any number
+	// that reads as it (strconv.ParseFloat), and two strings of JSON text
+	// are equal when the values they hold, read as float64, are equal by
+	// this rule. For comparing results of which one side went through
+	// float64 and the other did not (a default call against a UseNumber
+	// one, Coerce on decoded arguments against CoerceJSON on their text):
+	// 1000000000.0000009 and 1000000000.000001 are the same float64, and
+	// "[1.0]" and "[1]" the same JSON text.
+	nearestFloat64
+)
+
+// jsonString is a want that valueMismatch matches with a string that holds
+// JSON text whose value, read with numbers as json.Number, matches the
+// jsonString's. It is what {"$json": X} in a conformance vector means.
+type jsonString struct{ value any }
+
+// valueMismatch compares got with want as values decoded from JSON compare:
+// maps by their keys and values, slices element by element, nil maps and
+// slices equal only to nil ones (JSON writes them as null), numbers by
+// rule, and everything else (strings, booleans, nil, Go values of other
+// types) by reflect.DeepEqual. It returns "" when they match, else the
+// first difference (keys in sorted order) at its JSON Pointer.
+func valueMismatch(got, want any, rule numberRule) string {
+	return mismatchAt("", got, want, rule)
+}
+
+func mismatchAt(path string, got, want any, rule numberRule) string {
+	differ := func() string {
+		return fmt.Sprintf("%q: got %T %#v, want %T %#v", path, got, got, want, want)
+	}
+	if rule != byTypeAndValue {
+		switch got.(type) {
+		case float64, json.Number, int:
+			g, gok := numberOf(got)
+			w, wok := numberOf(want)
+			if !gok || !wok || !g.equal(w) && !(rule == nearestFloat64 && sameFloat64(got, want)) {
+				return differ()
+			}
+			return ""
+		}
+	} else if g, ok := got.(json.Number); ok {
+		if w, ok := want.(json.Number); ok {
+			gd, gok := parseDecimal(string(g))
+			wd, wok := parseDecimal(string(w))
+			if !gok || !wok || !gd.equal(wd) {
+				return differ()
+			}
+			return ""
+		}
+	}
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok || (g == nil) != (w == nil) || len(g) != len(w) {
+			return differ()
+		}
+		for _, k := range slices.Sorted(maps.Keys(w)) {
+			gv, ok := g[k]
+			if !ok {
+				return fmt.Sprintf("%q: no key %q", path, k)
+			}
+			if d := mismatchAt(path+"/"+pointerEscaper.Replace(k), gv, w[k], rule); d != "" {
+				return d
+			}
+		}
+		return ""
+	case []any:
+		g, ok := got.([]any)
+		if !ok || (g == nil) != (w == nil) || len(g) != len(w) {
+			return differ()
+		}
+		for i := range w {
+			if d := mismatchAt(path+"/"+strconv.Itoa(i), g[i], w[i], rule); d != "" {
+				return d
+			}
+		}
+		return ""
+	case jsonString:
+		s, ok := got.(string)
+		if !ok {
+			return fmt.Sprintf("%q: got %T %#v, want a string holding JSON", path, got, got)
+		}
+		v, err := decodeUseNumber([]byte(s))
+		if err != nil {
+			return fmt.Sprintf("%q: got %q, want a string holding JSON: %v", path, s, err)
+		}
+		return mismatchAt(path+"($json)", v, w.value, rule)
+	case string:
+		if g, ok := got.(string); ok && g != w && rule == nearestFloat64 {
+			// Both read as float64, as the side that went through it.
+			var gv, wv any
+			gerr := json.Unmarshal([]byte(g), &gv)
+			werr := json.Unmarshal([]byte(w), &wv)
+			if gerr == nil && werr == nil && mismatchAt(path, gv, wv, rule) == "" {
+				return ""
+			}
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		return differ()
+	}
+	return ""
+}
+
+// pointerEscaper escapes a key for a JSON Pointer (RFC 6901).
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// sameFloat64 reports whether got and want are numbers, at least one of
+// them a float64, that read as the same float64.
+func sameFloat64(got, want any) bool {
+	_, gotFloat := got.(float64)
+	_, wantFloat := want.(float64)
+	g, gok := numberOf(got)
+	w, wok := numberOf(want)
+	if !gotFloat && !wantFloat || !gok || !wok {
+		return false
+	}
+	gf, gerr := strconv.ParseFloat(g.text, 64)
+	wf, werr := strconv.ParseFloat(w.text, 64)
+	return gerr == nil && werr == nil && gf == wf
+}
+
+// A decimal is the exact value of a number: ±digits × 10^exp, with no
+// leading or trailing zeros in digits ("" for zero, which has no sign), and
+// the text it was read from.
+type decimal struct {
+	neg    bool
+	digits string
+	exp    *big.Int
+	text   string
+}
+
+// jsonNumberText is the grammar of a JSON number (RFC 8259).
+var jsonNumberText = regexp.MustCompile(`^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$`)
+
+// parseDecimal reads JSON number text exactly: without rounding, and
+// without writing out its exponent, so that 1e999999999 and a
+// million-digit integer cost no more than their text. It is written
+// from the grammar, not from the package's own number code, which the
+// tests check. Text that is not a JSON number (" 5", "+5", "NaN") is not
+// read.
+func parseDecimal(text string) (decimal, bool) {
+	m := jsonNumberText.FindStringSubmatch(text)
+	if m == nil {
+		return decimal{}, false
+	}
+	exp := new(big.Int)
+	if m[4] != "" {
+		exp.SetString(m[4], 10)
+	}
+	exp.Sub(exp, big.NewInt(int64(len(m[3]))))
+	digits := strings.TrimLeft(m[2]+m[3], "0")
+	if digits == "" {
+		return decimal{exp: new(big.Int), text: text}, true
+	}
+	trimmed := strings.TrimRight(digits, "0")
+	exp.Add(exp, big.NewInt(int64(len(digits)-len(trimmed))))
+	return decimal{neg: m[1] == "-", digits: trimmed, exp: exp, text: text}, true
+}
+
+// numberOf is the decimal a number stands for, by the rule of byValue:
+// json.Number as written, int in base 10, float64 in the shortest text
+// that reads back as it. NaN, ±Inf, json.Number text that is not a JSON
+// number and values of other types are not numbers.
+func numberOf(v any) (decimal, bool) {
+	switch x := v.(type) {
+	case float64:
+		return parseDecimal(strconv.FormatFloat(x, 'g', -1, 64))
+	case json.Number:
+		return parseDecimal(string(x))
+	case int:
+		return parseDecimal(strconv.Itoa(x))
+	}
+	return decimal{}, false
+}
+
+// equal reports whether d and e are the same number.
+func (d decimal) equal(e decimal) bool {
+	return d.neg == e.neg && d.digits == e.digits && d.exp.Cmp(e.exp) == 0
+}
+
+// whole reports whether d is an integer.
+func (d decimal) whole() bool { return d.exp.Sign() >= 0 }
+
+// equalNaN is reflect.DeepEqual with NaN equal to NaN. cmp.Equal alone
+// would do, but its time grows exponentially with the nesting of []any,
+// and some rows nest 100 deep; it is asked only when DeepEqual says no.
+func equalNaN(a, b any) bool {
+	return reflect.DeepEqual(a, b) || cmp.Equal(a, b, cmpopts.EquateNaNs())
+}
+
+// String writes d in a form that every spelling of the number shares:
+// 5, 5.0 and 0.5e1 are all "5e0", and 0 and -0.0 are both "0".
+func (d decimal) String() string {
+	if d.digits == "" {
+		return "0"
+	}
+	sign := ""
+	if d.neg {
+		sign = "-"
+	}
+	return sign + d.digits + "e" + d.exp.String()
+}
+
+// TestValueMismatch pins the rules the helpers above promise, since every
+// other test relies on them.
+func TestValueMismatch(t *testing.T) {
+	const pow64 = 18446744073709551616.0 // 2^64, written 18446744073709552000
+	for _, c := range []struct {
+		got, want any
+		rule      numberRule
+		match     bool
+	}{
+		{5.0, json.Number("5"), byValue, true},
+		{5, json.Number("5.0"), byValue, true},
+		{json.Number("5"), json.Number("0.5e1"), byValue, true},
+		{json.Number("-0"), 0.0, byValue, true},
+		{json.Number("9007199254740993"), json.Number("9007199254740992"), byValue, false},
+		{9007199254740992.0, json.Number("9007199254740993"), byValue, false},
+		{0.1, json.Number("0.1"), byValue, true},
+		{pow64, json.Number("18446744073709552000"), byValue, true},
+		{pow64, json.Number("18446744073709551616"), byValue, false},
+		{json.Number("1e999999999"), json.Number("10e999999998"), byValue, true},
+		{json.Number("1e999999999"), json.Number("1e999999998"), byValue, false},
+		{json.Number(" 5"), json.Number(" 5"), byValue, false},
+		{math.NaN(), math.NaN(), byValue, false},
+		{"5", json.Number("5"), byValue, false},
+		{[]any{}, []any(nil), byValue, false},
+		{map[string]any{"a": nil}, map[string]any{"b": nil}, byValue, false},
+		{map[string]any{"a": []any{1.0}}, map[string]any{"a": []any{json.Number("1")}}, byValue, true},
+
+		{5.0, json.Number("5"), byTypeAndValue, false},
+		{json.Number("1000"), json.Number("1e3"), byTypeAndValue, true},
+		{5.0, 5, byTypeAndValue, false},
+		{[]any{5.0}, []any{5.0}, byTypeAndValue, true},
+
+		{json.Number("9007199254740993"), 9007199254740992.0, nearestFloat64, true},
+		{json.Number("9007199254740993"), json.Number("9007199254740992"), nearestFloat64, false},
+		{"[1000000000.0000009]", "[1000000000.000001]", nearestFloat64, true},
+		{"[1000000000.0000009]", "[1000000000.000001]", byValue, false},
+
+		{`{"a": [1.0]}`, jsonString{map[string]any{"a": []any{json.Number("1")}}}, byValue, true},
+		{`{"a": [2]}`, jsonString{map[string]any{"a": []any{json.Number("1")}}}, byValue, false},
+		{map[string]any{"a": 1.0}, jsonString{map[string]any{"a": json.Number("1")}}, byValue, false},
+	} {
+		d := valueMismatch(c.got, c.want, c.rule)
+		if (d == "") != c.match {
+			t.Errorf("valueMismatch(%#v, %#v, %d) = %q, want a match: %t", c.got, c.want, c.rule, d, c.match)
+		}
+	}
 }

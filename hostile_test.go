@@ -290,7 +290,7 @@ func runNumberCases(t *testing.T, tests []numberCase) {
 			if r.err != nil {
 				t.Fatalf("%s: %.300v", what, r.err)
 			}
-			if d := valueMismatch("", r.out, tt.want, false); d != "" {
+			if d := valueMismatch(r.out, tt.want, byValue); d != "" {
 				t.Errorf("%s = %.60v: %.300s", what, r.out, d)
 			}
 			if n, ok := tt.want.(json.Number); ok && r.out != n {
@@ -460,7 +460,7 @@ func TestHostileText(t *testing.T) {
 			if r.err != nil {
 				t.Fatalf("%s: %v", what, r.err)
 			}
-			if d := valueMismatch("", r.out, mustUseNumber(t, []byte(c.Want)), false); d != "" {
+			if d := valueMismatch(r.out, mustUseNumber(t, []byte(c.Want)), byValue); d != "" {
 				t.Errorf("%s = %#v: %s", what, r.out, d)
 			}
 		})
@@ -542,7 +542,7 @@ func TestHostileDuplicateKeys(t *testing.T) {
 			t.Errorf("ToDeclared(%s, %q): %v", tt.text, tt.declared, err)
 			continue
 		}
-		if d := valueMismatch("", got, mustUseNumber(t, []byte(tt.want)), false); d != "" {
+		if d := valueMismatch(got, mustUseNumber(t, []byte(tt.want)), byValue); d != "" {
 			t.Errorf("ToDeclared(%s, %q) = %#v: %s", tt.text, tt.declared, got, d)
 		}
 	}
@@ -554,11 +554,11 @@ func TestHostileDuplicateKeys(t *testing.T) {
 	}
 	args := map[string]any{"p": `{"n": "x", "n": "7"}`}
 	got, err := s.Coerce(args)
-	if err != nil || valueMismatch("", got["p"], map[string]any{"n": json.Number("7")}, false) != "" {
+	if err != nil || valueMismatch(got["p"], map[string]any{"n": json.Number("7")}, byValue) != "" {
 		t.Errorf("Coerce(%v) = %v, %v, want p = {n: 7}", args, got, err)
 	}
 	out, err := s.CoerceJSON([]byte(`{"p": "{\"n\": \"x\", \"n\": \"7\"}"}`))
-	if err != nil || valueMismatch("", mustUseNumber(t, out), map[string]any{"p": map[string]any{"n": json.Number("7")}}, false) != "" {
+	if err != nil || valueMismatch(mustUseNumber(t, out), map[string]any{"p": map[string]any{"n": json.Number("7")}}, byValue) != "" {
 		t.Errorf("CoerceJSON = %s, %v, want p = {n: 7}", out, err)
 	}
 }

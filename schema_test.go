@@ -43,68 +43,6 @@ func compileSchema(t testing.TB, src string) *Schema {
 	return s
 }
 
-// byValue replaces every number in v by its exact decimal value, so that
-// float64 5, json.Number "5.0" and int 5 compare equal under cmp while
-// 9007199254740992 and 9007199254740993 do not.
-func byValue(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = byValue(e)
-		}
-		return m
-	case []any:
-		s := make([]any, len(x))
-		for i, e := range x {
-			s[i] = byValue(e)
-		}
-		return s
-	case float64:
-		return exactNumber(strconv.FormatFloat(x, 'g', -1, 64))
-	case json.Number:
-		return exactNumber(string(x))
-	case int:
-		return exactNumber(strconv.Itoa(x))
-	}
-	return v
-}
-
-// exactNumber is a number's exact value as plain decimal text, without
-// exponent, leading or trailing zeros: 5, 5.0 and 5e0 all become "5".
-func exactNumber(text string) decimalText {
-	n, ok := scanNumeral(text)
-	if !ok {
-		return decimalText("not a number: " + text)
-	}
-	digits, scale := n.significand()
-	if digits == "" {
-		return "0"
-	}
-	switch {
-	case scale > 40 || scale < -40-len(digits):
-		digits += "e" + strconv.Itoa(scale) // too far out to write in full
-	case scale >= 0:
-		digits += strings.Repeat("0", scale)
-	case -scale < len(digits):
-		digits = digits[:len(digits)+scale] + "." + digits[len(digits)+scale:]
-	default:
-		digits = "0." + strings.Repeat("0", -scale-len(digits)) + digits
-	}
-	if n.neg {
-		digits = "-" + digits
-	}
-	return decimalText(digits)
-}
-
-// decimalText is what byValue makes of a number.
-type decimalText string
-
-// diffByValue is cmp.Diff with numbers compared by value.
-func diffByValue(want, got any) string {
-	return cmp.Diff(byValue(want), byValue(got))
-}
-
 // wantError is one failure a call must report.
 type wantError struct {
 	path     string // JSON Pointer of the failing value
@@ -203,8 +141,8 @@ func runCoercionCases(t *testing.T, cases []coercionCase) {
 			}
 			checkErrors(t, "Coerce", err, c.errs)
 			want := mustUseNumber(t, []byte(c.want))
-			if d := diffByValue(want, got); d != "" {
-				t.Errorf("Coerce(%s) mismatch (-want +got):\n%s", c.args, d)
+			if d := valueMismatch(got, want, byValue); d != "" {
+				t.Errorf("Coerce(%s) = %v: %s", c.args, got, d)
 			}
 			failed := map[string]bool{}
 			for _, e := range c.errs {
@@ -228,8 +166,8 @@ func runCoercionCases(t *testing.T, cases []coercionCase) {
 			if !json.Valid(gotJSON) {
 				t.Fatalf("CoerceJSON wrote invalid JSON %s", gotJSON)
 			}
-			if d := diffByValue(got, mustUseNumber(t, gotJSON)); d != "" {
-				t.Errorf("CoerceJSON(%s) = %s, disagrees with Coerce (-Coerce +CoerceJSON):\n%s", c.args, gotJSON, d)
+			if d := valueMismatch(mustUseNumber(t, gotJSON), got, byValue); d != "" {
+				t.Errorf("CoerceJSON(%s) = %s, disagrees with Coerce (%v): %s", c.args, gotJSON, got, d)
 			}
 			in, out := rawMembers(t, text), rawMembers(t, gotJSON)
 			for k := range in {
@@ -822,8 +760,8 @@ func TestSchemaFromTypes(t *testing.T) {
 		"anything":    "[1]",
 		"undeclared":  "5",
 	}
-	if d := diffByValue(want, got); d != "" {
-		t.Errorf("Coerce mismatch (-want +got):\n%s", d)
+	if d := valueMismatch(got, want, byValue); d != "" {
+		t.Errorf("Coerce = %v: %s", got, d)
 	}
 	if d := cmp.Diff(before, args); d != "" {
 		t.Errorf("Coerce mutated its arguments (-before +after):\n%s", d)
@@ -981,8 +919,8 @@ func TestSchemaForType(t *testing.T) {
 		"level":      7,
 		"ByID":       map[string]any{"1": map[string]any{"name": "x", "retry": 5}},
 	}
-	if d := diffByValue(want, got); d != "" {
-		t.Errorf("Coerce mismatch (-want +got):\n%s", d)
+	if d := valueMismatch(got, want, byValue); d != "" {
+		t.Errorf("Coerce = %v: %s", got, d)
 	}
 	if !steps.Conforms(got["steps"]) {
 		t.Errorf("steps %v does not conform to %s", got["steps"], steps)
