@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"testing"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -686,82 +684,6 @@ func coerceTables() map[string][]coerceCase {
 	}
 }
 
-// errorLeaves lists the *Errors of an error, through errors.Join.
-func errorLeaves(err error) []*Error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var all []*Error
-		for _, e := range j.Unwrap() {
-			all = append(all, errorLeaves(e)...)
-		}
-		return all
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return []*Error{e}
-	}
-	return nil
-}
-
-// checkErrorForm checks what every error of the package promises: it is
-// one or more *Error, each wrapping one sentinel, with a JSON Pointer path;
-// paths are sorted; messages are lowercase and start "coerce: ".
-func checkErrorForm(t *testing.T, err error) {
-	t.Helper()
-	var first *Error
-	if !errors.As(err, &first) {
-		t.Fatalf("error %v (%T) is not an *Error", err, err)
-	}
-	leaves := errorLeaves(err)
-	if leaves[0] != first {
-		t.Errorf("errors.As found %v, want the first joined error %v", first, leaves[0])
-	}
-	var paths []string
-	for _, e := range leaves {
-		paths = append(paths, e.Path)
-		n := 0
-		for _, s := range []error{ErrSyntax, ErrKind, ErrPrecision, ErrUnknownType, ErrLimit} {
-			if errors.Is(e, s) {
-				n++
-			}
-		}
-		if n != 1 {
-			t.Errorf("error %q wraps %d sentinels, want 1", e, n)
-		}
-		if e.Path != "" && !strings.HasPrefix(e.Path, "/") {
-			t.Errorf("error %q: Path %q is not a JSON Pointer", e, e.Path)
-		}
-		msg := e.Error()
-		rest, ok := strings.CutPrefix(msg, "coerce: ")
-		if !ok {
-			t.Errorf("error %q does not start with \"coerce: \"", msg)
-			continue
-		}
-		if e.Path != "" {
-			rest, ok = strings.CutPrefix(rest, e.Path+": ")
-			if !ok {
-				t.Errorf("error %q does not name its path %q after \"coerce: \"", msg, e.Path)
-			}
-		}
-		if r, _ := utf8.DecodeRuneInString(rest); !unicode.IsLower(r) {
-			t.Errorf("error %q is not lowercase", msg)
-		}
-		if e.Declared != "" && !strings.HasPrefix(rest, "want "+e.Declared+", found ") {
-			t.Errorf("error %q does not say \"want %s, found ...\"", msg, e.Declared)
-		}
-		if strings.HasSuffix(msg, ".") || strings.HasSuffix(msg, "\n") {
-			t.Errorf("error %q ends in punctuation", msg)
-		}
-	}
-	if !slices.IsSorted(paths) {
-		t.Errorf("error paths %q are not sorted", paths)
-	}
-	for _, line := range strings.Split(err.Error(), "\n") {
-		if !strings.HasPrefix(line, "coerce: ") {
-			t.Errorf("error line %q does not start with \"coerce: \"", line)
-		}
-	}
-}
-
 // checkNumbers reports every json.Number in v that is not valid JSON
 // number text (json.Marshal would fail on it), and, when noFloats, every
 // float64: with UseNumber, numbers produced are all json.Number.
@@ -806,7 +728,7 @@ func TestToDeclaredContract(t *testing.T) {
 				}
 				// Conforms or says why.
 				if err != nil {
-					checkErrorForm(t, err)
+					checkErrorContract(t, err)
 					if !identical(got, c.in) {
 						t.Errorf("on error got %s, want the input itself %s", short(got), short(c.in))
 					}
@@ -889,7 +811,7 @@ func TestSentinels(t *testing.T) {
 		if !identical(got, c.in) {
 			t.Errorf("ToDeclared(%s, %q) returned %s, want the input", short(c.in), c.declared, short(got))
 		}
-		checkErrorForm(t, err)
+		checkErrorContract(t, err)
 	}
 }
 

@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
@@ -537,6 +539,182 @@ func (d decimal) String() string {
 	return sign + d.digits + "e" + d.exp.String()
 }
 
+// joinedErrors returns the errors that err joins (errors.Join, or an
+// error of this package that failed in several places), or err alone; nil
+// for nil.
+func joinedErrors(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
+// errorLeaves lists the *Errors of an error, through errors.Join.
+func errorLeaves(err error) []*Error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var all []*Error
+		for _, e := range j.Unwrap() {
+			all = append(all, errorLeaves(e)...)
+		}
+		return all
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return []*Error{e}
+	}
+	return nil
+}
+
+// allSentinels are the errors that every *Error wraps one of.
+var allSentinels = []error{ErrSyntax, ErrKind, ErrPrecision, ErrUnknownType, ErrLimit}
+
+// checkErrorContract checks what the README promises of every error, and
+// returns the *Errors it holds, in order:
+//   - it is one *Error, or at least two joined, each an *Error itself, and
+//     errors.As finds the first;
+//   - each has one of the sentinels as its Err, wraps no other, and
+//     errors.Is finds it through the whole error;
+//   - each Path is a JSON Pointer, and the paths come in path order
+//     (inPathOrder);
+//   - each message is "coerce: ", the Path and ": " when there is one, and
+//     lowercase text that starts "want <Declared>, found " when Declared
+//     is set, without a final period or newline; the whole error's
+//     message is these messages, one a line.
+func checkErrorContract(t testing.TB, err error) []*Error {
+	t.Helper()
+	var list []*Error
+	switch e := err.(type) {
+	case *Error:
+		list = []*Error{e}
+	case interface{ Unwrap() []error }:
+		for _, inner := range e.Unwrap() {
+			ce, ok := inner.(*Error)
+			if !ok {
+				t.Fatalf("joined error holds %T %v, want *Error", inner, inner)
+			}
+			list = append(list, ce)
+		}
+		if len(list) < 2 {
+			t.Fatalf("joined error of %d errors: %v", len(list), err)
+		}
+	default:
+		t.Fatalf("error is %T %v, want *Error or joined *Error", err, err)
+	}
+	var first *Error
+	if !errors.As(err, &first) || first != list[0] {
+		t.Errorf("errors.As found %v, want the first joined error %v", first, list[0])
+	}
+	var paths []string
+	for _, e := range list {
+		paths = append(paths, e.Path)
+		if !slices.Contains(allSentinels, e.Err) {
+			t.Errorf("error %q wraps %v, want one of the sentinels", e, e.Err)
+		}
+		n := 0
+		for _, s := range allSentinels {
+			if errors.Is(e, s) {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("error %q wraps %d sentinels, want 1", e, n)
+		}
+		if !errors.Is(err, e.Err) {
+			t.Errorf("errors.Is(%q, %v) = false", err, e.Err)
+		}
+		if e.Path != "" && !strings.HasPrefix(e.Path, "/") {
+			t.Errorf("error %q: Path %q is not a JSON Pointer", e, e.Path)
+		}
+		msg := e.Error()
+		rest, ok := strings.CutPrefix(msg, "coerce: ")
+		if !ok {
+			t.Errorf("error %q does not start with \"coerce: \"", msg)
+			continue
+		}
+		if e.Path != "" {
+			rest, ok = strings.CutPrefix(rest, e.Path+": ")
+			if !ok {
+				t.Errorf("error %q does not name its path %q after \"coerce: \"", msg, e.Path)
+			}
+		}
+		if r, _ := utf8.DecodeRuneInString(rest); !unicode.IsLower(r) {
+			t.Errorf("error %q is not lowercase", msg)
+		}
+		if e.Declared != "" && !strings.HasPrefix(rest, "want "+e.Declared+", found ") {
+			t.Errorf("error %q does not say \"want %s, found ...\"", msg, e.Declared)
+		}
+		if strings.HasSuffix(msg, ".") || strings.HasSuffix(msg, "\n") {
+			t.Errorf("error %q ends in punctuation", msg)
+		}
+	}
+	for i := 1; i < len(paths); i++ {
+		if !inPathOrder(paths[i-1], paths[i]) {
+			t.Errorf("error paths %q are not in path order: %q before %q", paths, paths[i-1], paths[i])
+		}
+	}
+	for _, line := range strings.Split(err.Error(), "\n") {
+		if !strings.HasPrefix(line, "coerce: ") {
+			t.Errorf("error line %q does not start with \"coerce: \"", line)
+		}
+	}
+	return list
+}
+
+// inPathOrder reports whether an error at the JSON Pointer a may come
+// before one at b in the README's path order: segment by segment, object
+// keys as strings and array indices as numbers, a value before what it
+// holds. A pointer does not say which a segment is, so two segments of
+// digits of different lengths may come either way: "4" before "15" as
+// indices, after it as keys. (Comparing whole paths as strings would put
+// /15 before /4, and /a!/x before /a/x, whose key "a" sorts before "a!".)
+func inPathOrder(a, b string) bool {
+	as, bs := pointerSegments(a), pointerSegments(b)
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		x, y := as[i], bs[i]
+		switch {
+		case x == y:
+			continue
+		case len(x) != len(y) && allDigits(x) && allDigits(y):
+			return true
+		}
+		return x < y
+	}
+	return len(as) <= len(bs)
+}
+
+// pointerSegments splits a JSON Pointer into its unescaped segments.
+func pointerSegments(p string) []string {
+	if p == "" {
+		return nil
+	}
+	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for i, s := range segs {
+		segs[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+	}
+	return segs
+}
+
+func allDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// wantErr checks that err keeps checkErrorContract and wraps one of
+// sentinels; what names the call in a failure.
+func wantErr(t testing.TB, what string, err error, sentinels ...error) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("%s: no error, want %v", what, sentinels)
+		return
+	}
+	checkErrorContract(t, err)
+	if !slices.ContainsFunc(sentinels, func(s error) bool { return errors.Is(err, s) }) {
+		t.Errorf("%s: %.300v, want %v", what, err, sentinels)
+	}
+}
+
 // TestValueMismatch pins the rules the helpers above promise, since every
 // other test relies on them.
 func TestValueMismatch(t *testing.T) {
@@ -581,6 +759,28 @@ func TestValueMismatch(t *testing.T) {
 		d := valueMismatch(c.got, c.want, c.rule)
 		if (d == "") != c.match {
 			t.Errorf("valueMismatch(%#v, %#v, %d) = %q, want a match: %t", c.got, c.want, c.rule, d, c.match)
+		}
+	}
+}
+
+func TestInPathOrder(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"/a", "/b", true},
+		{"/b", "/a", false},
+		{"/4", "/15", true},
+		{"/15", "/4", true}, // keys, or indices: the pointer does not say
+		{"/5", "/4", false},
+		{"/a/x", "/a!/x", true},
+		{"/a!/x", "/a/x", false},
+		{"/a~1b", "/a~0", true}, // keys "a/b" and "a~"
+		{"", "/a", true},
+		{"/a/b", "/a", false},
+	} {
+		if got := inPathOrder(c.a, c.b); got != c.want {
+			t.Errorf("inPathOrder(%q, %q) = %t, want %t", c.a, c.b, got, c.want)
 		}
 	}
 }

@@ -55,23 +55,6 @@ type answered struct {
 	err error
 }
 
-// wantErr checks that err is an error of the package that wraps one of
-// sentinels.
-func wantErr(t *testing.T, what string, err error, sentinels ...error) {
-	t.Helper()
-	if err == nil {
-		t.Errorf("%s: no error, want %v", what, sentinels)
-		return
-	}
-	if !slices.ContainsFunc(sentinels, func(s error) bool { return errors.Is(err, s) }) {
-		t.Errorf("%s: %.300v, want %v", what, err, sentinels)
-	}
-	var e *Error
-	if !errors.As(err, &e) {
-		t.Errorf("%s: %T is no *Error", what, err)
-	}
-}
-
 // nested is open n times, leaf, close n times.
 func nested(open, leaf, close string, n int) string {
 	return strings.Repeat(open, n) + leaf + strings.Repeat(close, n)
@@ -155,7 +138,7 @@ func TestHostileNestingInSchema(t *testing.T) {
 			t.Errorf("Coerce: p, q not kept or n not converted: n = %#v", got["n"])
 		}
 		var paths []string
-		for e := range errorsOf(r.err) {
+		for _, e := range errorLeaves(r.err) {
 			paths = append(paths, e.Path)
 		}
 		if !slices.Equal(paths, []string{"/p", "/q"}) {
@@ -205,23 +188,6 @@ func TestHostileNestingInSchema(t *testing.T) {
 		return answered{out, err}
 	})
 	wantErr(t, "Coerce recursive", r.err, ErrLimit)
-}
-
-// errorsOf yields the *Errors of an error of this package.
-func errorsOf(err error) func(func(*Error) bool) {
-	return func(yield func(*Error) bool) {
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
-			for _, e := range j.Unwrap() {
-				if ce, ok := e.(*Error); ok && !yield(ce) {
-					return
-				}
-			}
-			return
-		}
-		if ce, ok := err.(*Error); ok {
-			yield(ce)
-		}
-	}
 }
 
 func TestHostileNumbers(t *testing.T) {
@@ -947,7 +913,7 @@ func TestHostileTypeExpressions(t *testing.T) {
 				return err
 			})
 			wantErr(t, "SchemaFromTypes", c, tt.sentinels...)
-			for e := range errorsOf(c) {
+			for _, e := range errorLeaves(c) {
 				if e.Path != "/p" {
 					t.Errorf("SchemaFromTypes: error at %q, want /p", e.Path)
 				}

@@ -49,24 +49,13 @@ type wantError struct {
 	sentinel error
 }
 
-// splitErrors returns the errors an errors.Join holds, or err alone.
-func splitErrors(err error) []error {
-	if err == nil {
-		return nil
-	}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return j.Unwrap()
-	}
-	return []error{err}
-}
-
 // checkErrors checks that err joins exactly one *Error per wanted failure,
 // in path order, each with its path and sentinel, and that its message
 // names every path.
 func checkErrors(t *testing.T, how string, err error, want []wantError) []*Error {
 	t.Helper()
 	var got []*Error
-	for _, e := range splitErrors(err) {
+	for _, e := range joinedErrors(err) {
 		ce, ok := e.(*Error)
 		if !ok {
 			t.Errorf("%s: error %T %v is not a *coerce.Error", how, e, e)
@@ -1038,7 +1027,7 @@ func TestSchemaPartialFailure(t *testing.T) {
 	}
 	var got []*Error
 	var gotFailures []failure
-	for _, e := range splitErrors(err) {
+	for _, e := range joinedErrors(err) {
 		ce := e.(*Error)
 		got = append(got, ce)
 		gotFailures = append(gotFailures, failure{ce.Path, ce.Declared, ce.Value, ce.Err})
