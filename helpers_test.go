@@ -314,6 +314,25 @@ func isCyclic(v any) bool {
 	return walk(v)
 }
 
+// mustSchema compiles src with o, failing the test if it does not compile:
+// src is JSON Schema text if it starts with '{', else the name of a file in
+// testdata/schemas.
+func mustSchema(t testing.TB, o Options, src string) *Schema {
+	t.Helper()
+	text := []byte(src)
+	if !strings.HasPrefix(strings.TrimSpace(src), "{") {
+		var err error
+		if text, err = os.ReadFile(filepath.Join("testdata", "schemas", src)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := o.ParseSchema(text)
+	if err != nil {
+		t.Fatalf("ParseSchema(%s): %v", src, err)
+	}
+	return s
+}
+
 // A numberRule says which numbers valueMismatch takes for equal. The tests
 // need three rules, for three ways a result may legitimately hold a number.
 type numberRule int

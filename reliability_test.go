@@ -45,15 +45,6 @@ func checkLinear(t *testing.T, sizes []int, f func(n int)) {
 	}
 }
 
-func mustSchema(t testing.TB, o Options, text string) *Schema {
-	t.Helper()
-	s, err := o.ParseSchema([]byte(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // 1. Union results never depend on memory addresses or the garbage
 // collector: 20000 parameters alternating two shapes, each against a
 // union of two array types, all come back right, every run.

@@ -25,24 +25,6 @@ import (
 // OpenAPI, draft-07 and draft 2020-12 ones are written as such tools write
 // them. Inline schemas below are for one keyword at a time.
 
-// compileSchema compiles src: inline JSON Schema text if it starts with '{',
-// else the name of a file in testdata/schemas.
-func compileSchema(t testing.TB, src string) *Schema {
-	t.Helper()
-	text := []byte(src)
-	if !strings.HasPrefix(src, "{") {
-		var err error
-		if text, err = os.ReadFile(filepath.Join("testdata", "schemas", src)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := ParseSchema(text)
-	if err != nil {
-		t.Fatalf("ParseSchema(%s): %v", src, err)
-	}
-	return s
-}
-
 // wantError is one failure a call must report.
 type wantError struct {
 	path     string // JSON Pointer of the failing value
@@ -121,7 +103,7 @@ func runCoercionCases(t *testing.T, cases []coercionCase) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := compileSchema(t, c.schema)
+			s := mustSchema(t, Options{}, c.schema)
 			args := decodeArgs(t, c.args)
 			before := deepCopy(args)
 			got, err := s.Coerce(args)
@@ -547,7 +529,7 @@ func TestSchemaLookup(t *testing.T) {
 		{`{"type": "object", "properties": {"v": {}}}`, "v", "any", "any"},
 	}
 	for _, tt := range tests {
-		s := compileSchema(t, tt.schema)
+		s := mustSchema(t, Options{}, tt.schema)
 		got, ok := s.Lookup(tt.param)
 		if ok != (tt.want != "") {
 			t.Errorf("%s: Lookup(%q) = %v, %t; want found %t", tt.schema, tt.param, got, ok, tt.want != "")
@@ -1008,7 +990,7 @@ func TestSchemaPartialFailure(t *testing.T) {
 		},
 	}})
 
-	s := compileSchema(t, "gosdk-plan-tasks.json")
+	s := mustSchema(t, Options{}, "gosdk-plan-tasks.json")
 	_, err := s.Coerce(decodeArgs(t, args))
 	var first *Error
 	if !errors.As(err, &first) || first.Path != "/labels/bug" {
@@ -1047,7 +1029,7 @@ func TestSchemaPartialFailure(t *testing.T) {
 // come back as the same map without allocating, and that the caller's maps
 // and slices are never modified when some do.
 func TestSchemaCoerceCopyOnWrite(t *testing.T) {
-	s := compileSchema(t, "pydantic-create-issue.json")
+	s := mustSchema(t, Options{}, "pydantic-create-issue.json")
 	args := decodeArgs(t, createIssueArgs)
 	if len(args) != 10 {
 		t.Fatalf("want 10 parameters, have %d", len(args))
@@ -1080,7 +1062,7 @@ func TestSchemaCoerceCopyOnWrite(t *testing.T) {
 	}
 
 	// A nested change copies the path to it and nothing else.
-	s = compileSchema(t, "gosdk-plan-tasks.json")
+	s = mustSchema(t, Options{}, "gosdk-plan-tasks.json")
 	nested := decodeArgs(t, `{"plan_id": "p", "tasks": [{"id": 1, "title": "a", "files": ["x"]}, {"id": "2", "title": "b", "files": ["y"]}], "labels": {"bug": ["p1"]}}`)
 	before = deepCopy(nested)
 	got, err = s.Coerce(nested)
@@ -1149,7 +1131,7 @@ const bytesSchema = `{"type": "object", "properties": {
 // values that need it: everything else keeps its bytes exactly, big
 // integers, number text, key order, spacing and escapes included.
 func TestSchemaCoerceJSONKeepsBytes(t *testing.T) {
-	s := compileSchema(t, bytesSchema)
+	s := mustSchema(t, Options{}, bytesSchema)
 	tests := []struct {
 		name, args, want string
 		errs             []wantError
@@ -1221,7 +1203,7 @@ func TestSchemaCoerceJSONNoChange(t *testing.T) {
 		{`{"type": "object"}`, `{"a": "1"}`},
 		{`{"type": "object", "properties": {}}`, `{}`},
 	} {
-		s := compileSchema(t, tt.schema)
+		s := mustSchema(t, Options{}, tt.schema)
 		args := []byte(tt.args)
 		got, err := s.CoerceJSON(args)
 		if err != nil || len(got) != len(args) || &got[0] != &args[0] {
@@ -1229,7 +1211,7 @@ func TestSchemaCoerceJSONNoChange(t *testing.T) {
 		}
 	}
 
-	s := compileSchema(t, "pydantic-create-issue.json")
+	s := mustSchema(t, Options{}, "pydantic-create-issue.json")
 	args := []byte(createIssueArgs)
 	if allocs := testing.AllocsPerRun(100, func() { s.CoerceJSON(args) }); allocs > 1 {
 		t.Errorf("CoerceJSON of conforming arguments allocates %v times, want at most 1", allocs)
@@ -1240,7 +1222,7 @@ func TestSchemaCoerceJSONNoChange(t *testing.T) {
 // nil does everywhere (absence is a validator's business) and as the MCP
 // SDKs read "arguments": null.
 func TestSchemaCoerceJSONNull(t *testing.T) {
-	s := compileSchema(t, bytesSchema)
+	s := mustSchema(t, Options{}, bytesSchema)
 	for _, in := range []string{`null`, " null\n"} {
 		args := []byte(in)
 		got, err := s.CoerceJSON(args)
@@ -1253,7 +1235,7 @@ func TestSchemaCoerceJSONNull(t *testing.T) {
 // TestSchemaCoerceJSONRejects checks that text that is not one JSON object
 // comes back unchanged, the same slice, with an error.
 func TestSchemaCoerceJSONRejects(t *testing.T) {
-	s := compileSchema(t, bytesSchema)
+	s := mustSchema(t, Options{}, bytesSchema)
 	for _, tt := range []struct {
 		args     string
 		sentinel error
@@ -1321,7 +1303,7 @@ func TestSchemaRootUnion(t *testing.T) {
 		{"gosdk-execute-action-pointer.json", `{"server_name" : "discord", "action": "send", "path_params": "{\"channel_id\": 1458059302022549698}", "body": {"z": 1.50, "a": 1458059302022549698}}`},
 		{`{"type": "object", "anyOf": [{"properties": {"id": {"type": "integer"}}}, {"properties": {"name": {"type": "string"}}}]}`, `{"id": 1458059302022549698, "name": "caf\u00e9", "z": 1.50}`},
 	} {
-		s := compileSchema(t, tt.schema)
+		s := mustSchema(t, Options{}, tt.schema)
 		args := []byte(tt.args)
 		got, err := s.CoerceJSON(args)
 		if err != nil || !bytes.Equal(got, args) || &got[0] != &args[0] {
@@ -1359,7 +1341,7 @@ var benchArgs = []struct{ name, args string }{
 }
 
 func BenchmarkSchemaCoerce(b *testing.B) {
-	s := compileSchema(b, "pydantic-create-issue.json")
+	s := mustSchema(b, Options{}, "pydantic-create-issue.json")
 	for _, bc := range benchArgs {
 		var args map[string]any
 		if err := json.Unmarshal([]byte(bc.args), &args); err != nil {
@@ -1378,7 +1360,7 @@ func BenchmarkSchemaCoerce(b *testing.B) {
 }
 
 func BenchmarkSchemaCoerceJSON(b *testing.B) {
-	s := compileSchema(b, "pydantic-create-issue.json")
+	s := mustSchema(b, Options{}, "pydantic-create-issue.json")
 	for _, bc := range benchArgs {
 		args := []byte(bc.args)
 		if _, err := s.CoerceJSON(args); err != nil {
