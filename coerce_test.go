@@ -591,15 +591,6 @@ func TestToDeclaredNil(t *testing.T) {
 	runCoerceCases(t, nilCases())
 }
 
-// nestedSlices returns n []any around inner.
-func nestedSlices(n int, inner any) any {
-	v := inner
-	for range n {
-		v = []any{v}
-	}
-	return v
-}
-
 func optionCases() []coerceCase {
 	num := Options{UseNumber: true}
 	structured := Options{StructuredOnly: true}

@@ -333,6 +333,15 @@ func mustSchema(t testing.TB, o Options, src string) *Schema {
 	return s
 }
 
+// nestedSlices returns inner inside n []any: [[[inner]]].
+func nestedSlices(n int, inner any) any {
+	v := inner
+	for range n {
+		v = []any{v}
+	}
+	return v
+}
+
 // A numberRule says which numbers valueMismatch takes for equal. The tests
 // need three rules, for three ways a result may legitimately hold a number.
 type numberRule int

@@ -60,15 +60,6 @@ func nested(open, leaf, close string, n int) string {
 	return strings.Repeat(open, n) + leaf + strings.Repeat(close, n)
 }
 
-// deepSlice is a Go value nested n levels: [[[...]]].
-func deepSlice(n int) any {
-	var v any = []any{}
-	for range n {
-		v = []any{v}
-	}
-	return v
-}
-
 const hostileDepth = 200_000
 
 func TestHostileNesting(t *testing.T) {
@@ -97,8 +88,8 @@ func TestHostileNesting(t *testing.T) {
 		// the parser beneath says.
 		{"MaxDepth text", Options{MaxDepth: 5}, nested("[", "1", "]", 10), "array", []error{ErrLimit}},
 		{"MaxDepth text typed", Options{MaxDepth: 5}, nested("[", "1", "]", 10), "list[list[list[list[list[list[list[list[list[list[int]]]]]]]]]]", []error{ErrLimit}},
-		{"Go value to string", Options{}, deepSlice(hostileDepth), "string", []error{ErrLimit}},
-		{"Go value to string MaxDepth", Options{MaxDepth: 5}, deepSlice(10), "string", []error{ErrLimit}},
+		{"Go value to string", Options{}, nestedSlices(hostileDepth, []any{}), "string", []error{ErrLimit}},
+		{"Go value to string MaxDepth", Options{MaxDepth: 5}, nestedSlices(10, []any{}), "string", []error{ErrLimit}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
