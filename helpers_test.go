@@ -342,6 +342,26 @@ func nestedSlices(n int, inner any) any {
 	return v
 }
 
+// checkConformingArgs checks what the README promises for arguments that
+// already conform, args decoded and raw their text: Coerce returns args
+// itself and CoerceJSON raw itself, without an error and without
+// allocating.
+func checkConformingArgs(t testing.TB, s *Schema, args map[string]any, raw []byte) {
+	t.Helper()
+	if got, err := s.Coerce(args); err != nil || !identical(got, args) {
+		t.Errorf("Coerce of conforming arguments = %v, %v; want the same map back", got, err)
+	}
+	if got, err := s.CoerceJSON(raw); err != nil || !identical(got, raw) {
+		t.Errorf("CoerceJSON of conforming arguments = %s, %v; want the same bytes back", got, err)
+	}
+	if n := testing.AllocsPerRun(100, func() { s.Coerce(args) }); n != 0 {
+		t.Errorf("Coerce of conforming arguments allocates %v times, want 0", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { s.CoerceJSON(raw) }); n != 0 {
+		t.Errorf("CoerceJSON of conforming arguments allocates %v times, want 0", n)
+	}
+}
+
 // A numberRule says which numbers valueMismatch takes for equal. The tests
 // need three rules, for three ways a result may legitimately hold a number.
 type numberRule int

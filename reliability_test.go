@@ -467,12 +467,7 @@ func TestConformingUnionsAllocateNothing(t *testing.T) {
 	}
 	args := map[string]any{"p": items}
 	raw, _ := json.Marshal(args)
-	if n := testing.AllocsPerRun(20, func() { s.Coerce(args) }); n != 0 {
-		t.Errorf("Coerce: %v allocations", n)
-	}
-	if n := testing.AllocsPerRun(20, func() { s.CoerceJSON(raw) }); n != 0 {
-		t.Errorf("CoerceJSON: %v allocations", n)
-	}
+	checkConformingArgs(t, s, args, raw)
 }
 
 // 13. Long arrays of union values, and wide objects, cost work linear in

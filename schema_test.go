@@ -1034,17 +1034,11 @@ func TestSchemaCoerceCopyOnWrite(t *testing.T) {
 	if len(args) != 10 {
 		t.Fatalf("want 10 parameters, have %d", len(args))
 	}
-	got, err := s.Coerce(args)
-	if err != nil || !identical(got, args) {
-		t.Fatalf("Coerce of conforming arguments = %v, %v; want the same map back", got, err)
-	}
-	if allocs := testing.AllocsPerRun(100, func() { s.Coerce(args) }); allocs != 0 {
-		t.Errorf("Coerce of conforming arguments allocates %v times, want 0", allocs)
-	}
+	checkConformingArgs(t, s, args, []byte(createIssueArgs))
 
 	broken := decodeArgs(t, createIssueBrokenArgs)
 	before := deepCopy(broken)
-	got, err = s.Coerce(broken)
+	got, err := s.Coerce(broken)
 	if err != nil {
 		t.Fatal(err)
 	}
