@@ -25,10 +25,12 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-// The helpers that the tests of this package share, each written once:
-// reading test data, decoding JSON as a caller would, copying values to
-// check later that they were not mutated, telling the same value from an
-// equal one, and comparing results with what a test wants.
+// The helpers that the tests of this package share, each written once, in
+// this order: reading test data; decoding JSON as callers hand it over;
+// copying a value to tell later whether it was mutated, and telling a value
+// itself from an equal one; comparing results with what a test wants; the
+// contracts every call and every error keep; writing values in failure
+// messages. The tests of the helpers themselves come last.
 
 // loadCases reads every file that matches pattern (a filepath.Glob pattern
 // in slash form, such as "testdata/conformance/*values.json"), each a JSON
@@ -59,6 +61,97 @@ func readJSON[T any](t testing.TB, path string) T {
 	var v T
 	if err := json.Unmarshal(data, &v); err != nil {
 		t.Fatalf("%s: %v", path, err)
+	}
+	return v
+}
+
+// mustSchema compiles src with o, failing the test if it does not compile:
+// src is JSON Schema text if it starts with '{' (after white space), else
+// the name of a file in testdata/schemas.
+func mustSchema(t testing.TB, o Options, src string) *Schema {
+	t.Helper()
+	text := []byte(src)
+	if !strings.HasPrefix(strings.TrimSpace(src), "{") {
+		var err error
+		if text, err = os.ReadFile(filepath.Join("testdata", "schemas", src)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := o.ParseSchema(text)
+	if err != nil {
+		t.Fatalf("ParseSchema(%s): %v", src, err)
+	}
+	return s
+}
+
+// decodeFloat64 decodes JSON text as encoding/json decodes it into an any,
+// numbers as float64: the arguments an SDK hands a tool after decoding a
+// request. Text that is not one JSON value fails the test.
+func decodeFloat64(t testing.TB, text []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(text, &v); err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	return v
+}
+
+// decodeArgs is decodeFloat64 of a tool call's arguments, which must be an
+// object.
+func decodeArgs(t testing.TB, text string) map[string]any {
+	t.Helper()
+	m, ok := decodeFloat64(t, []byte(text)).(map[string]any)
+	if !ok {
+		t.Fatalf("arguments %s are not an object", text)
+	}
+	return m
+}
+
+// decodeUseNumber decodes JSON text as encoding/json does with UseNumber:
+// numbers as json.Number, with the digits written. Text after the value is
+// an error, as it is for json.Unmarshal.
+func decodeUseNumber(text []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(text))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, errors.New("trailing data")
+	}
+	return v, nil
+}
+
+// mustUseNumber is decodeUseNumber, failing the test on an error.
+func mustUseNumber(t testing.TB, text []byte) any {
+	t.Helper()
+	v, err := decodeUseNumber(text)
+	if err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	return v
+}
+
+// jsonView is what v says as JSON: v written by json.Marshal and read back
+// by mustUseNumber. Typed Go values (structs, map[string]int) become the
+// maps and slices they write as, and a float64 becomes the json.Number of
+// the shortest text that reads back as it, as json.Marshal writes it. A
+// value that cannot be written (a NaN, a cycle) fails the test.
+func jsonView(t testing.TB, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("%s cannot be written as JSON: %v", short(v), err)
+	}
+	return mustUseNumber(t, b)
+}
+
+// nestedSlices returns inner inside n []any: [[[inner]]].
+func nestedSlices(n int, inner any) any {
+	v := inner
+	for range n {
+		v = []any{v}
 	}
 	return v
 }
@@ -184,182 +277,11 @@ func identical(a, b any) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-// decodeFloat64 decodes JSON text as encoding/json decodes it into an any,
-// numbers as float64: the arguments an SDK hands a tool after decoding a
-// request. Text that is not one JSON value fails the test.
-func decodeFloat64(t testing.TB, text []byte) any {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal(text, &v); err != nil {
-		t.Fatalf("%s: %v", text, err)
-	}
-	return v
-}
-
-// decodeArgs is decodeFloat64 of a tool call's arguments, which must be an
-// object.
-func decodeArgs(t testing.TB, text string) map[string]any {
-	t.Helper()
-	m, ok := decodeFloat64(t, []byte(text)).(map[string]any)
-	if !ok {
-		t.Fatalf("arguments %s are not an object", text)
-	}
-	return m
-}
-
-// decodeUseNumber decodes JSON text as encoding/json does with UseNumber:
-// numbers as json.Number, with the digits written. Text after the value is
-// an error, as it is for json.Unmarshal.
-func decodeUseNumber(text []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(text))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return nil, errors.New("trailing data")
-	}
-	return v, nil
-}
-
-// mustUseNumber is decodeUseNumber, failing the test on an error.
-func mustUseNumber(t testing.TB, text []byte) any {
-	t.Helper()
-	v, err := decodeUseNumber(text)
-	if err != nil {
-		t.Fatalf("%s: %v", text, err)
-	}
-	return v
-}
-
-// jsonView is what v says as JSON: v written by json.Marshal and read back
-// by mustUseNumber. Typed Go values (structs, map[string]int) become the
-// maps and slices they write as, and a float64 becomes the json.Number of
-// the shortest text that reads back as it, as json.Marshal writes it. A
-// value that cannot be written (a NaN, a cycle) fails the test.
-func jsonView(t testing.TB, v any) any {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("%s cannot be written as JSON: %v", short(v), err)
-	}
-	return mustUseNumber(t, b)
-}
-
-// outcome is a call's result as text, to compare one run with another:
-// its JSON and its error message. A result that cannot be written as JSON
-// (a NaN, a cycle, returned as it came with an error) is written as
-// "unwritable" and short's view of it.
-func outcome(v any, err error) string {
-	text, jerr := json.Marshal(v)
-	if jerr != nil {
-		text = []byte("unwritable " + short(v))
-	}
-	if err != nil {
-		return string(text) + " / " + err.Error()
-	}
-	return string(text)
-}
-
-// short formats a value for a failure message, cut so that a 5000-digit
-// string or a 100000-deep array does not flood the log.
-func short(v any) string {
-	var s string
-	switch str, ok := v.(string); {
-	case ok:
-		s = fmt.Sprintf("%q", str)
-	case isCyclic(v):
-		s = fmt.Sprintf("%T(cyclic)", v)
-	default:
-		s = fmt.Sprintf("%T(%v)", v, v)
-	}
-	if len(s) > 120 {
-		s = s[:120] + "..."
-	}
-	return s
-}
-
-// isCyclic reports whether a map or slice holds itself, which fmt cannot
-// print.
-func isCyclic(v any) bool {
-	seen := map[uintptr]bool{}
-	var walk func(v any) bool
-	walk = func(v any) bool {
-		rv := reflect.ValueOf(v)
-		if rv.Kind() != reflect.Map && rv.Kind() != reflect.Slice || rv.IsNil() {
-			return false
-		}
-		p := uintptr(rv.UnsafePointer())
-		if seen[p] {
-			return true
-		}
-		seen[p] = true
-		defer delete(seen, p)
-		if rv.Kind() == reflect.Map {
-			for it := rv.MapRange(); it.Next(); {
-				if walk(it.Value().Interface()) {
-					return true
-				}
-			}
-			return false
-		}
-		for i := range rv.Len() {
-			if walk(rv.Index(i).Interface()) {
-				return true
-			}
-		}
-		return false
-	}
-	return walk(v)
-}
-
-// mustSchema compiles src with o, failing the test if it does not compile:
-// src is JSON Schema text if it starts with '{', else the name of a file in
-// testdata/schemas.
-func mustSchema(t testing.TB, o Options, src string) *Schema {
-	t.Helper()
-	text := []byte(src)
-	if !strings.HasPrefix(strings.TrimSpace(src), "{") {
-		var err error
-		if text, err = os.ReadFile(filepath.Join("testdata", "schemas", src)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := o.ParseSchema(text)
-	if err != nil {
-		t.Fatalf("ParseSchema(%s): %v", src, err)
-	}
-	return s
-}
-
-// nestedSlices returns inner inside n []any: [[[inner]]].
-func nestedSlices(n int, inner any) any {
-	v := inner
-	for range n {
-		v = []any{v}
-	}
-	return v
-}
-
-// checkConformingArgs checks what the README promises for arguments that
-// already conform, args decoded and raw their text: Coerce returns args
-// itself and CoerceJSON raw itself, without an error and without
-// allocating.
-func checkConformingArgs(t testing.TB, s *Schema, args map[string]any, raw []byte) {
-	t.Helper()
-	if got, err := s.Coerce(args); err != nil || !identical(got, args) {
-		t.Errorf("Coerce of conforming arguments = %v, %v; want the same map back", got, err)
-	}
-	if got, err := s.CoerceJSON(raw); err != nil || !identical(got, raw) {
-		t.Errorf("CoerceJSON of conforming arguments = %s, %v; want the same bytes back", got, err)
-	}
-	if n := testing.AllocsPerRun(100, func() { s.Coerce(args) }); n != 0 {
-		t.Errorf("Coerce of conforming arguments allocates %v times, want 0", n)
-	}
-	if n := testing.AllocsPerRun(100, func() { s.CoerceJSON(raw) }); n != 0 {
-		t.Errorf("CoerceJSON of conforming arguments allocates %v times, want 0", n)
-	}
+// equalNaN is reflect.DeepEqual with NaN equal to NaN. cmp.Equal alone
+// would do, but its time grows exponentially with the nesting of []any,
+// and some rows nest 100 deep; it is asked only when DeepEqual says no.
+func equalNaN(a, b any) bool {
+	return reflect.DeepEqual(a, b) || cmp.Equal(a, b, cmpopts.EquateNaNs())
 }
 
 // A numberRule says which numbers valueMismatch takes for equal. The tests
@@ -409,6 +331,7 @@ func valueMismatch(got, want any, rule numberRule) string {
 	return mismatchAt("", got, want, rule)
 }
 
+// mismatchAt is valueMismatch of the values at path.
 func mismatchAt(path string, got, want any, rule numberRule) string {
 	differ := func() string {
 		return fmt.Sprintf("%q: got %T %#v, want %T %#v", path, got, got, want, want)
@@ -418,7 +341,7 @@ func mismatchAt(path string, got, want any, rule numberRule) string {
 		case float64, json.Number, int:
 			g, gok := numberOf(got)
 			w, wok := numberOf(want)
-			if !gok || !wok || !g.equal(w) && !(rule == nearestFloat64 && sameFloat64(got, want)) {
+			if !gok || !wok || (!g.equal(w) && !(rule == nearestFloat64 && sameFloat64(got, want))) {
 				return differ()
 			}
 			return ""
@@ -567,13 +490,6 @@ func (d decimal) equal(e decimal) bool {
 // whole reports whether d is an integer.
 func (d decimal) whole() bool { return d.exp.Sign() >= 0 }
 
-// equalNaN is reflect.DeepEqual with NaN equal to NaN. cmp.Equal alone
-// would do, but its time grows exponentially with the nesting of []any,
-// and some rows nest 100 deep; it is asked only when DeepEqual says no.
-func equalNaN(a, b any) bool {
-	return reflect.DeepEqual(a, b) || cmp.Equal(a, b, cmpopts.EquateNaNs())
-}
-
 // String writes d in a form that every spelling of the number shares:
 // 5, 5.0 and 0.5e1 are all "5e0", and 0 and -0.0 are both "0".
 func (d decimal) String() string {
@@ -585,6 +501,26 @@ func (d decimal) String() string {
 		sign = "-"
 	}
 	return sign + d.digits + "e" + d.exp.String()
+}
+
+// checkConformingArgs checks what the README promises for arguments that
+// already conform, args decoded and raw their text: Coerce returns args
+// itself and CoerceJSON raw itself, without an error and without
+// allocating.
+func checkConformingArgs(t testing.TB, s *Schema, args map[string]any, raw []byte) {
+	t.Helper()
+	if got, err := s.Coerce(args); err != nil || !identical(got, args) {
+		t.Errorf("Coerce of conforming arguments = %v, %v; want the same map back", got, err)
+	}
+	if got, err := s.CoerceJSON(raw); err != nil || !identical(got, raw) {
+		t.Errorf("CoerceJSON of conforming arguments = %s, %v; want the same bytes back", got, err)
+	}
+	if n := testing.AllocsPerRun(100, func() { s.Coerce(args) }); n != 0 {
+		t.Errorf("Coerce of conforming arguments allocates %v times, want 0", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { s.CoerceJSON(raw) }); n != 0 {
+		t.Errorf("CoerceJSON of conforming arguments allocates %v times, want 0", n)
+	}
 }
 
 // joinedErrors returns the errors that err joins (errors.Join, or an
@@ -600,7 +536,8 @@ func joinedErrors(err error) []error {
 	return []error{err}
 }
 
-// errorLeaves lists the *Errors of an error, through errors.Join.
+// errorLeaves lists the *Errors in err, through errors.Join at any depth,
+// where joinedErrors goes one level down and keeps errors of any type.
 func errorLeaves(err error) []*Error {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		var all []*Error
@@ -745,6 +682,7 @@ func pointerSegments(p string) []string {
 	return segs
 }
 
+// allDigits reports whether s is a nonempty run of decimal digits.
 func allDigits(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789") == ""
 }
@@ -763,6 +701,73 @@ func wantErr(t testing.TB, what string, err error, sentinels ...error) {
 	}
 }
 
+// outcome is a call's result as text, to compare one run with another:
+// its JSON and its error message. A result that cannot be written as JSON
+// (a NaN, a cycle, returned as it came with an error) is written as
+// "unwritable" and short's view of it.
+func outcome(v any, err error) string {
+	text, jerr := json.Marshal(v)
+	if jerr != nil {
+		text = []byte("unwritable " + short(v))
+	}
+	if err != nil {
+		return string(text) + " / " + err.Error()
+	}
+	return string(text)
+}
+
+// short formats a value for a failure message, cut so that a 5000-digit
+// string or a 100000-deep array does not flood the log.
+func short(v any) string {
+	var s string
+	switch str, ok := v.(string); {
+	case ok:
+		s = fmt.Sprintf("%q", str)
+	case isCyclic(v):
+		s = fmt.Sprintf("%T(cyclic)", v)
+	default:
+		s = fmt.Sprintf("%T(%v)", v, v)
+	}
+	if len(s) > 120 {
+		s = s[:120] + "..."
+	}
+	return s
+}
+
+// isCyclic reports whether a map or slice holds itself, which fmt cannot
+// print.
+func isCyclic(v any) bool {
+	seen := map[uintptr]bool{}
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		rv := reflect.ValueOf(v)
+		if rv.Kind() != reflect.Map && rv.Kind() != reflect.Slice || rv.IsNil() {
+			return false
+		}
+		p := uintptr(rv.UnsafePointer())
+		if seen[p] {
+			return true
+		}
+		seen[p] = true
+		defer delete(seen, p)
+		if rv.Kind() == reflect.Map {
+			for it := rv.MapRange(); it.Next(); {
+				if walk(it.Value().Interface()) {
+					return true
+				}
+			}
+			return false
+		}
+		for i := range rv.Len() {
+			if walk(rv.Index(i).Interface()) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(v)
+}
+
 // TestValueMismatch pins the rules the helpers above promise, since every
 // other test relies on them.
 func TestValueMismatch(t *testing.T) {
@@ -779,6 +784,7 @@ func TestValueMismatch(t *testing.T) {
 		{json.Number("9007199254740993"), json.Number("9007199254740992"), byValue, false},
 		{9007199254740992.0, json.Number("9007199254740993"), byValue, false},
 		{0.1, json.Number("0.1"), byValue, true},
+		{1e21, json.Number("1e21"), byValue, true}, // written 1e+21
 		{pow64, json.Number("18446744073709552000"), byValue, true},
 		{pow64, json.Number("18446744073709551616"), byValue, false},
 		{json.Number("1e999999999"), json.Number("10e999999998"), byValue, true},
