@@ -702,16 +702,22 @@ func wantErr(t testing.TB, what string, err error, sentinels ...error) {
 }
 
 // outcome is a call's result as text, to compare one run with another:
-// its JSON and its error message. A result that cannot be written as JSON
-// (a NaN, a cycle, returned as it came with an error) is written as
-// "unwritable" and short's view of it.
+// asJSON of the value, and the error message.
 func outcome(v any, err error) string {
-	text, jerr := json.Marshal(v)
-	if jerr != nil {
-		text = []byte("unwritable " + short(v))
-	}
 	if err != nil {
-		return string(text) + " / " + err.Error()
+		return asJSON(v) + " / " + err.Error()
+	}
+	return asJSON(v)
+}
+
+// asJSON is v as json.Marshal writes it, for a test's name or a failure
+// message. A value that cannot be written as JSON (a NaN, a cycle, which
+// a call returns as it came with an error) is written as "unwritable" and
+// short's view of it.
+func asJSON(v any) string {
+	text, err := json.Marshal(v)
+	if err != nil {
+		return "unwritable " + short(v)
 	}
 	return string(text)
 }

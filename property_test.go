@@ -285,14 +285,9 @@ func TestPropertiesOfToDeclared(t *testing.T) {
 		typ := g.typ(3)
 		expr := typ.expr()
 		v := g.value(typ, 4)
-		name := fmt.Sprintf("#%d %s <- %s", i, expr, canonicalInput(v))
+		name := fmt.Sprintf("#%d %s <- %s", i, expr, asJSON(v))
 		checkToDeclaredProperties(t, name, v, typ, expr)
 	}
-}
-
-func canonicalInput(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
 }
 
 func checkToDeclaredProperties(t *testing.T, name string, v any, typ *gtype, expr string) {
@@ -308,20 +303,20 @@ func checkToDeclaredProperties(t *testing.T, name string, v any, typ *gtype, exp
 	}
 	switch {
 	case err == nil && !typ.holds(out):
-		t.Fatalf("%s: no error, but %s does not conform", name, canonicalInput(out))
+		t.Fatalf("%s: no error, but %s does not conform", name, asJSON(out))
 	case err != nil && !identical(out, v):
 		t.Fatalf("%s: error %v, and the input did not come back", name, err)
 	case err != nil:
 		checkErrorContract(t, err)
 	}
 	if typ.holds(v) && (err != nil || !identical(out, v)) {
-		t.Fatalf("%s: the input conforms, but got %s, %v", name, canonicalInput(out), err)
+		t.Fatalf("%s: the input conforms, but got %s, %v", name, asJSON(out), err)
 	}
 	// Idempotent.
 	if err == nil {
 		again, err2 := ToDeclared(out, expr)
 		if err2 != nil || !identical(again, out) {
-			t.Fatalf("%s: coercing the result again gives %s, %v", name, canonicalInput(again), err2)
+			t.Fatalf("%s: coercing the result again gives %s, %v", name, asJSON(again), err2)
 		}
 	}
 	// Deterministic, whatever the garbage collector does in between. A
@@ -356,7 +351,7 @@ func TestPropertiesOfSchemas(t *testing.T) {
 			t.Fatalf("%s: %v", schemaText, err)
 		}
 		args := map[string]any{"p": g.value(typ, 4), "q": g.value(typ, 4), "other": g.any(2)}
-		name := fmt.Sprintf("#%d %s <- %s", i, schemaText, canonicalInput(args))
+		name := fmt.Sprintf("#%d %s <- %s", i, schemaText, asJSON(args))
 		checkSchemaProperties(t, name, s, typ, args)
 	}
 }
@@ -377,7 +372,7 @@ func checkSchemaProperties(t *testing.T, name string, s *Schema, typ *gtype, arg
 		case failed[p] && !identical(out[p], args[p]):
 			t.Fatalf("%s: /%s failed but did not stay as it was", name, p)
 		case !failed[p] && !typ.holds(out[p]):
-			t.Fatalf("%s: /%s = %s does not conform", name, p, canonicalInput(out[p]))
+			t.Fatalf("%s: /%s = %s does not conform", name, p, asJSON(out[p]))
 		}
 	}
 	if typ.holds(args["p"]) && typ.holds(args["q"]) && !identical(out, args) {
@@ -396,7 +391,7 @@ func checkSchemaProperties(t *testing.T, name string, s *Schema, typ *gtype, arg
 		t.Fatalf("%s: CoerceJSON wrote invalid JSON %s: %v", name, raw, gerr)
 	}
 	if !reflect.DeepEqual(got, any(want)) {
-		t.Fatalf("%s: CoerceJSON gives %s, Coerce %s", name, raw, canonicalInput(want))
+		t.Fatalf("%s: CoerceJSON gives %s, Coerce %s", name, raw, asJSON(want))
 	}
 	if errPaths(werr) != errPaths(rerr) {
 		t.Fatalf("%s: CoerceJSON fails at %s, Coerce at %s", name, errPaths(rerr), errPaths(werr))
@@ -506,7 +501,7 @@ func FuzzUnions(f *testing.F) {
 			return
 		}
 		if !typ.holds(jsonView(t, out)) {
-			t.Fatalf("%s: no error, but the result does not conform: %.300s", expr, canonicalInput(out))
+			t.Fatalf("%s: no error, but the result does not conform: %.300s", expr, asJSON(out))
 		}
 		if again, err := ToDeclared(out, expr); err != nil || !reflect.DeepEqual(jsonView(t, again), jsonView(t, out)) {
 			t.Fatalf("%s: not idempotent: %v", expr, err)
