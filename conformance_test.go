@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -42,7 +43,7 @@ type schemaCase struct {
 // decoded for the call: see vectorNumbers.
 func jsonMismatch(t testing.TB, got any, want, input json.RawMessage) string {
 	t.Helper()
-	return valueMismatch(vectorNumbers(got, wholeNumbers(mustUseNumber(t, input))), vectorWant(mustUseNumber(t, want)), byValue)
+	return valueMismatch(vectorNumbers(got, readFloats(mustUseNumber(t, input))), vectorWant(mustUseNumber(t, want)), byValue)
 }
 
 // vectorWant is a want read from a vector, with each {"$json": X} made a
@@ -72,42 +73,41 @@ func vectorWant(v any) any {
 // that holds one integer and writes another replaced. byValue takes a
 // float64 for the number json.Marshal writes for it, which is right for
 // most: the number it was read from. But float64(2^64) is written
-// 18446744073709552000, and holds 18446744073709551616 exactly:
-//   - where input holds that very integer (as an element of an array, not
-//     as JSON text in a string), the test made the float64 when it decoded
-//     the input as an SDK would, and coerce returned it as it was: it
-//     stands for the integer it holds, as a json.Number;
+// 18446744073709552000 and holds 18446744073709551616, and float64(1e300)
+// holds neither 10^300 nor what it is written as:
+//   - where a number of input (an element of an array, not JSON text in a
+//     string) reads as that float64, the test made it when it decoded the
+//     input as an SDK would, and coerce returned it as it was: it stands
+//     for that number, as a json.Number of its digits;
 //   - otherwise coerce made it, and it stands for no number (inexactFloat):
 //     the README wants a json.Number wherever float64 would change the
 //     digits.
 //
-// inputWhole holds the integers of the input, by their decimal text from
-// decimal.String.
-func vectorNumbers(got any, inputWhole map[string]bool) any {
+// read maps the float64 of each number of input to the number.
+func vectorNumbers(got any, read map[float64]json.Number) any {
 	switch x := got.(type) {
 	case float64:
 		if x != math.Trunc(x) || math.IsInf(x, 0) {
 			return x
 		}
 		held, _ := parseDecimal(new(big.Float).SetFloat64(x).Text('f', 0))
-		written, _ := numberOf(x)
-		switch {
-		case held.equal(written):
+		if written, _ := numberOf(x); held.equal(written) {
 			return x
-		case inputWhole[held.String()]:
-			return json.Number(held.text)
+		}
+		if n, ok := read[x]; ok {
+			return n
 		}
 		return inexactFloat(x)
 	case map[string]any:
 		m := make(map[string]any, len(x))
 		for k, e := range x {
-			m[k] = vectorNumbers(e, inputWhole)
+			m[k] = vectorNumbers(e, read)
 		}
 		return m
 	case []any:
 		s := make([]any, len(x))
 		for i, e := range x {
-			s[i] = vectorNumbers(e, inputWhole)
+			s[i] = vectorNumbers(e, read)
 		}
 		return s
 	}
@@ -118,15 +118,17 @@ func vectorNumbers(got any, inputWhole map[string]bool) any {
 // writes as another: it matches no want.
 type inexactFloat float64
 
-// wholeNumbers collects the integers of v, as decimal.String writes them.
-func wholeNumbers(v any) map[string]bool {
-	all := map[string]bool{}
+// readFloats maps the float64 that encoding/json reads each number of v
+// as (v decoded with UseNumber) to the first number read as it.
+func readFloats(v any) map[float64]json.Number {
+	read := map[float64]json.Number{}
 	var walk func(v any)
 	walk = func(v any) {
 		switch x := v.(type) {
 		case json.Number:
-			if d, ok := parseDecimal(string(x)); ok && d.whole() {
-				all[d.String()] = true
+			f, err := strconv.ParseFloat(string(x), 64)
+			if _, seen := read[f]; err == nil && !seen {
+				read[f] = x
 			}
 		case map[string]any:
 			for _, e := range x {
@@ -139,7 +141,7 @@ func wholeNumbers(v any) map[string]bool {
 		}
 	}
 	walk(v)
-	return all
+	return read
 }
 
 // TestJSONMismatch pins how vectors' numbers compare: a float64 that holds
@@ -155,6 +157,8 @@ func TestJSONMismatch(t *testing.T) {
 		{[]any{18446744073709551616.0}, `[18446744073709551616]`, `"[18446744073709551616]"`, false},
 		{[]any{18446744073709551616.0}, `[18446744073709552000]`, `"[18446744073709552000]"`, false},
 		{[]any{1e22}, `[1e22]`, `"[1e22]"`, true},
+		{[]any{1e300}, `[1e300]`, `{"n": [1e300]}`, true},
+		{[]any{1e300}, `[1e300]`, `"[1e300]"`, false},
 		{[]any{0.1, 5.0}, `[0.1, 5]`, `"[0.1, 5]"`, true},
 		{`{"b":[1]}`, `{"$json": {"b": [1.0]}}`, `{}`, true},
 	} {
