@@ -214,18 +214,18 @@ func BenchmarkUnmarshal(b *testing.B) {
 // 10x and 100x size: the time must grow 10x per step at most (linear), and
 // README's hostile-input table is this benchmark's output.
 func BenchmarkHostile(b *testing.B) {
-	arrays := mustBenchSchema(b, schemaArrayOfArrays)
-	objects := mustBenchSchema(b, schemaObjectChain)
+	arrays := mustSchema(b, Options{}, schemaArrayOfArrays)
+	objects := mustSchema(b, Options{}, schemaObjectChain)
 	var variants []string
 	for _, k := range []string{"a", "b", "c", "d"} {
 		variants = append(variants, `{"type":"object","properties":{"kind":{"const":"`+k+`"},
 			"children":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["kind"]}`)
 	}
-	tree := mustBenchSchema(b, `{"$defs":{"Node":{"oneOf":[`+strings.Join(variants, ",")+`]}},
+	tree := mustSchema(b, Options{}, `{"$defs":{"Node":{"oneOf":[`+strings.Join(variants, ",")+`]}},
 		"type":"object","properties":{"p":{"type":"array","items":{"$ref":"#/$defs/Node"}}}}`)
-	unions := mustBenchSchema(b, `{"type":"object","properties":{"p":{"type":"array",
+	unions := mustSchema(b, Options{}, `{"type":"object","properties":{"p":{"type":"array",
 		"items":{"anyOf":[{"type":"array","items":{"type":"boolean"}},{"type":"array","items":{"type":"integer"}},{"type":"string"}]}}}}`)
-	wide := mustBenchSchema(b, `{"type":"object","additionalProperties":{"oneOf":[
+	wide := mustSchema(b, Options{}, `{"type":"object","additionalProperties":{"oneOf":[
 		{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"],"additionalProperties":false},
 		{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}]}}`)
 	node := `{"kind":"d","children":["{\"kind\":\"c\",\"children\":[]}"]}`
@@ -297,20 +297,11 @@ func BenchmarkHostile(b *testing.B) {
 		}
 	}
 }
-
-func mustBenchSchema(b *testing.B, text string) *Schema {
-	s, err := ParseSchema([]byte(text))
-	if err != nil {
-		b.Fatal(err)
-	}
-	return s
-}
-
 // The change report costs nothing while Options.OnChange is unset: the
 // same call with and without a callback, on arguments that conform (no
 // change to report either way) and on arguments as LLM clients send them.
 func BenchmarkChangeReport(b *testing.B) {
-	plain := compileSchema(b, "pydantic-create-issue.json")
+	plain := mustSchema(b, Options{}, "pydantic-create-issue.json")
 	changes := 0
 	reported := plain.WithOptions(Options{OnChange: func(Change) { changes++ }})
 	for _, c := range []struct{ name, args string }{

@@ -100,12 +100,7 @@ func TestChangeReportFreeWhenUnset(t *testing.T) {
 	}
 	args := map[string]any{"a": 1.0, "b": []any{1.0, 2.0}}
 	raw := []byte(`{"a":1,"b":[1,2]}`)
-	if n := testing.AllocsPerRun(100, func() { s.Coerce(args) }); n != 0 {
-		t.Errorf("Coerce of conforming arguments allocates %v times", n)
-	}
-	if n := testing.AllocsPerRun(100, func() { s.CoerceJSON(raw) }); n != 0 {
-		t.Errorf("CoerceJSON of conforming arguments allocates %v times", n)
-	}
+	checkConformingArgs(t, s, args, raw)
 }
 
 func TestLogChanges(t *testing.T) {

@@ -5,12 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -52,13 +49,6 @@ type (
 	}
 )
 
-// valueDiffOpts compares json.Number by exact decimal value, so that a
-// UseNumber result may say "1000" or "1e3" for the same number; float64 and
-// json.Number stay different types, as the README tells them apart.
-var valueDiffOpts = cmp.Options{
-	cmp.Comparer(func(a, b json.Number) bool { return sameDecimal(string(a), string(b)) }),
-}
-
 // coerceCall runs o.ToDeclared and turns a panic into a test failure, so
 // that one bad row does not take the other tables down with it.
 func coerceCall(t *testing.T, o Options, in any, declared string) (got any, err error) {
@@ -69,58 +59,6 @@ func coerceCall(t *testing.T, o Options, in any, declared string) (got any, err 
 		}
 	}()
 	return o.ToDeclared(in, declared)
-}
-
-// short formats a value for a failure message, cut so that a 5000-digit
-// string or a 100000-deep array does not flood the log.
-func short(v any) string {
-	var s string
-	switch str, ok := v.(string); {
-	case ok:
-		s = fmt.Sprintf("%q", str)
-	case isCyclic(v):
-		s = fmt.Sprintf("%T(cyclic)", v)
-	default:
-		s = fmt.Sprintf("%T(%v)", v, v)
-	}
-	if len(s) > 120 {
-		s = s[:120] + "..."
-	}
-	return s
-}
-
-// isCyclic reports whether a map or slice holds itself, which fmt cannot
-// print.
-func isCyclic(v any) bool {
-	seen := map[uintptr]bool{}
-	var walk func(v any) bool
-	walk = func(v any) bool {
-		rv := reflect.ValueOf(v)
-		if rv.Kind() != reflect.Map && rv.Kind() != reflect.Slice || rv.IsNil() {
-			return false
-		}
-		p := uintptr(rv.UnsafePointer())
-		if seen[p] {
-			return true
-		}
-		seen[p] = true
-		defer delete(seen, p)
-		if rv.Kind() == reflect.Map {
-			for it := rv.MapRange(); it.Next(); {
-				if walk(it.Value().Interface()) {
-					return true
-				}
-			}
-			return false
-		}
-		for i := range rv.Len() {
-			if walk(rv.Index(i).Interface()) {
-				return true
-			}
-		}
-		return false
-	}
-	return walk(v)
 }
 
 func runCoerceCases(t *testing.T, cases []coerceCase) {
@@ -149,8 +87,8 @@ func runCoerceCases(t *testing.T, cases []coerceCase) {
 			if err != nil {
 				t.Fatalf("ToDeclared(%s, %q): unexpected error: %v", short(c.in), c.declared, err)
 			}
-			if d := valueDiff(c.want, got); d != "" {
-				t.Errorf("ToDeclared(%s, %q) mismatch (-want +got):\n%s", short(c.in), c.declared, d)
+			if d := valueMismatch(got, c.want, byTypeAndValue); d != "" {
+				t.Errorf("ToDeclared(%s, %q) = %s: %s", short(c.in), c.declared, short(got), d)
 			}
 		})
 	}
@@ -653,15 +591,6 @@ func TestToDeclaredNil(t *testing.T) {
 	runCoerceCases(t, nilCases())
 }
 
-// nestedSlices returns n []any around inner.
-func nestedSlices(n int, inner any) any {
-	v := inner
-	for range n {
-		v = []any{v}
-	}
-	return v
-}
-
 func optionCases() []coerceCase {
 	num := Options{UseNumber: true}
 	structured := Options{StructuredOnly: true}
@@ -746,201 +675,6 @@ func coerceTables() map[string][]coerceCase {
 	}
 }
 
-// valueSnapshot deep-copies the maps, slices, arrays, pointers and
-// interfaces of v, cycles included, to check later that v was not mutated.
-func valueSnapshot(v any) any {
-	if v == nil {
-		return nil
-	}
-	type ref struct {
-		t reflect.Type
-		p uintptr
-		n int
-	}
-	seen := map[ref]reflect.Value{}
-	var cp func(v reflect.Value) reflect.Value
-	cp = func(v reflect.Value) reflect.Value {
-		switch v.Kind() {
-		case reflect.Map:
-			if v.IsNil() {
-				return v
-			}
-			k := ref{v.Type(), uintptr(v.UnsafePointer()), 0}
-			if c, ok := seen[k]; ok {
-				return c
-			}
-			c := reflect.MakeMapWithSize(v.Type(), v.Len())
-			seen[k] = c
-			for it := v.MapRange(); it.Next(); {
-				c.SetMapIndex(it.Key(), cp(it.Value()))
-			}
-			return c
-		case reflect.Slice:
-			if v.IsNil() {
-				return v
-			}
-			k := ref{v.Type(), uintptr(v.UnsafePointer()), v.Len()}
-			if c, ok := seen[k]; ok {
-				return c
-			}
-			c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
-			seen[k] = c
-			for i := range v.Len() {
-				c.Index(i).Set(cp(v.Index(i)))
-			}
-			return c
-		case reflect.Array:
-			c := reflect.New(v.Type()).Elem()
-			for i := range v.Len() {
-				c.Index(i).Set(cp(v.Index(i)))
-			}
-			return c
-		case reflect.Pointer:
-			if v.IsNil() {
-				return v
-			}
-			c := reflect.New(v.Type().Elem())
-			c.Elem().Set(cp(v.Elem()))
-			return c
-		case reflect.Interface:
-			if v.IsNil() {
-				return v
-			}
-			c := reflect.New(v.Type()).Elem()
-			c.Set(cp(v.Elem()))
-			return c
-		case reflect.Struct:
-			c := reflect.New(v.Type()).Elem()
-			c.Set(v)
-			for i := range v.NumField() {
-				if c.Field(i).CanSet() {
-					c.Field(i).Set(cp(v.Field(i)))
-				}
-			}
-			return c
-		}
-		return v
-	}
-	return cp(reflect.ValueOf(v)).Interface()
-}
-
-// sameIdentity reports whether two maps or slices are the very same (same
-// backing store, same length); other values need only be of the same type.
-func sameIdentity(a, b any) bool {
-	ra, rb := reflect.ValueOf(a), reflect.ValueOf(b)
-	if !ra.IsValid() || !rb.IsValid() {
-		return ra.IsValid() == rb.IsValid()
-	}
-	if ra.Type() != rb.Type() {
-		return false
-	}
-	switch ra.Kind() {
-	case reflect.Map:
-		return ra.UnsafePointer() == rb.UnsafePointer()
-	case reflect.Slice:
-		return ra.UnsafePointer() == rb.UnsafePointer() && ra.Len() == rb.Len()
-	}
-	return true
-}
-
-// sameValue is "returned as is": deeply equal (NaN equal to itself, as the
-// same float is) and, for maps and slices, the same one.
-func sameValue(a, b any) bool {
-	return sameIdentity(a, b) && equalNaN(a, b)
-}
-
-// equalNaN is reflect.DeepEqual with NaN equal to NaN. cmp.Equal alone
-// would do, but its time grows exponentially with the nesting of []any,
-// and some rows nest 100 deep; it is asked only when DeepEqual says no.
-func equalNaN(a, b any) bool {
-	return reflect.DeepEqual(a, b) || cmp.Equal(a, b, cmpopts.EquateNaNs())
-}
-
-// valueDiff is cmp.Diff with valueDiffOpts, behind the same fast path as
-// equalNaN.
-func valueDiff(want, got any) string {
-	if reflect.DeepEqual(want, got) {
-		return ""
-	}
-	return cmp.Diff(want, got, valueDiffOpts)
-}
-
-// errorLeaves lists the *Errors of an error, through errors.Join.
-func errorLeaves(err error) []*Error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var all []*Error
-		for _, e := range j.Unwrap() {
-			all = append(all, errorLeaves(e)...)
-		}
-		return all
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return []*Error{e}
-	}
-	return nil
-}
-
-// checkErrorForm checks what every error of the package promises: it is
-// one or more *Error, each wrapping one sentinel, with a JSON Pointer path;
-// paths are sorted; messages are lowercase and start "coerce: ".
-func checkErrorForm(t *testing.T, err error) {
-	t.Helper()
-	var first *Error
-	if !errors.As(err, &first) {
-		t.Fatalf("error %v (%T) is not an *Error", err, err)
-	}
-	leaves := errorLeaves(err)
-	if leaves[0] != first {
-		t.Errorf("errors.As found %v, want the first joined error %v", first, leaves[0])
-	}
-	var paths []string
-	for _, e := range leaves {
-		paths = append(paths, e.Path)
-		n := 0
-		for _, s := range []error{ErrSyntax, ErrKind, ErrPrecision, ErrUnknownType, ErrLimit} {
-			if errors.Is(e, s) {
-				n++
-			}
-		}
-		if n != 1 {
-			t.Errorf("error %q wraps %d sentinels, want 1", e, n)
-		}
-		if e.Path != "" && !strings.HasPrefix(e.Path, "/") {
-			t.Errorf("error %q: Path %q is not a JSON Pointer", e, e.Path)
-		}
-		msg := e.Error()
-		rest, ok := strings.CutPrefix(msg, "coerce: ")
-		if !ok {
-			t.Errorf("error %q does not start with \"coerce: \"", msg)
-			continue
-		}
-		if e.Path != "" {
-			rest, ok = strings.CutPrefix(rest, e.Path+": ")
-			if !ok {
-				t.Errorf("error %q does not name its path %q after \"coerce: \"", msg, e.Path)
-			}
-		}
-		if r, _ := utf8.DecodeRuneInString(rest); !unicode.IsLower(r) {
-			t.Errorf("error %q is not lowercase", msg)
-		}
-		if e.Declared != "" && !strings.HasPrefix(rest, "want "+e.Declared+", found ") {
-			t.Errorf("error %q does not say \"want %s, found ...\"", msg, e.Declared)
-		}
-		if strings.HasSuffix(msg, ".") || strings.HasSuffix(msg, "\n") {
-			t.Errorf("error %q ends in punctuation", msg)
-		}
-	}
-	if !slices.IsSorted(paths) {
-		t.Errorf("error paths %q are not sorted", paths)
-	}
-	for _, line := range strings.Split(err.Error(), "\n") {
-		if !strings.HasPrefix(line, "coerce: ") {
-			t.Errorf("error line %q does not start with \"coerce: \"", line)
-		}
-	}
-}
-
 // checkNumbers reports every json.Number in v that is not valid JSON
 // number text (json.Marshal would fail on it), and, when noFloats, every
 // float64: with UseNumber, numbers produced are all json.Number.
@@ -948,7 +682,7 @@ func checkNumbers(t *testing.T, v any, noFloats bool) {
 	t.Helper()
 	switch x := v.(type) {
 	case json.Number:
-		if !json.Valid([]byte(x)) || !strings.ContainsAny(string(x[:1]), "-0123456789") {
+		if _, ok := parseDecimal(string(x)); !ok {
 			t.Errorf("result holds json.Number %q, not JSON number text", x)
 		}
 	case float64:
@@ -976,7 +710,7 @@ func TestToDeclaredContract(t *testing.T) {
 				if perr != nil {
 					t.Fatalf("ParseType(%q): %v", c.declared, perr)
 				}
-				before := valueSnapshot(c.in)
+				before := deepCopy(c.in)
 				got, err := coerceCall(t, c.opts, c.in, c.declared)
 
 				// Nothing lost: the caller's value is never modified.
@@ -985,8 +719,8 @@ func TestToDeclaredContract(t *testing.T) {
 				}
 				// Conforms or says why.
 				if err != nil {
-					checkErrorForm(t, err)
-					if !sameValue(got, c.in) {
+					checkErrorContract(t, err)
+					if !identical(got, c.in) {
 						t.Errorf("on error got %s, want the input itself %s", short(got), short(c.in))
 					}
 				} else {
@@ -995,13 +729,13 @@ func TestToDeclaredContract(t *testing.T) {
 					}
 					checkNumbers(t, got, c.opts.UseNumber)
 					again, err := c.opts.ToType(got, typ)
-					if err != nil || !sameValue(again, got) {
+					if err != nil || !identical(again, got) {
 						t.Errorf("not a fixed point: ToType(%s) = %s, %v", short(got), short(again), err)
 					}
 				}
 				// Already fits: untouched. A value within MaxDepth's reach is
 				// exempt: the limit applies to what conforms too.
-				if c.opts.MaxDepth == 0 && typ.Conforms(c.in) && (err != nil || !sameValue(got, c.in)) {
+				if c.opts.MaxDepth == 0 && typ.Conforms(c.in) && (err != nil || !identical(got, c.in)) {
 					t.Errorf("%s conforms to %s but came back as %s, %v", short(c.in), typ, short(got), err)
 				}
 				// Deterministic: the same bytes every time.
@@ -1015,18 +749,6 @@ func TestToDeclaredContract(t *testing.T) {
 			})
 		}
 	}
-}
-
-// outcome is a call's result as text: its JSON and its error message.
-func outcome(v any, err error) string {
-	text, jerr := json.Marshal(v)
-	if jerr != nil {
-		text = []byte("unwritable " + short(v))
-	}
-	if err != nil {
-		return string(text) + " / " + err.Error()
-	}
-	return string(text)
 }
 
 // TestErrorMessage checks one message whole: the form the brief gives.
@@ -1077,10 +799,10 @@ func TestSentinels(t *testing.T) {
 		if c.want != errUnspecified && !errors.Is(err, c.want) {
 			t.Errorf("ToDeclared(%s, %q): %v, want errors.Is %v", short(c.in), c.declared, err, c.want)
 		}
-		if !sameValue(got, c.in) {
+		if !identical(got, c.in) {
 			t.Errorf("ToDeclared(%s, %q) returned %s, want the input", short(c.in), c.declared, short(got))
 		}
-		checkErrorForm(t, err)
+		checkErrorContract(t, err)
 	}
 }
 
@@ -1112,7 +834,7 @@ func TestToDeclaredKeepsIdentity(t *testing.T) {
 			t.Errorf("ToDeclared(%s, %q): %v", short(c.in), c.declared, err)
 			continue
 		}
-		if reflect.ValueOf(got).UnsafePointer() != reflect.ValueOf(c.in).UnsafePointer() {
+		if !identical(got, c.in) {
 			t.Errorf("ToDeclared(%s, %q) returned a copy, want the same %T", short(c.in), c.declared, c.in)
 		}
 	}

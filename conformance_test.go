@@ -3,13 +3,13 @@ package coerce
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io/fs"
 	"math"
 	"math/big"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -36,176 +36,144 @@ type schemaCase struct {
 	ErrorPaths []string        `json:"error_paths"`
 }
 
-// loadCases reads every file of testdata/conformance whose name ends in
-// suffix ("values.json" also matches "more-values.json"), so that our own
-// vectors can sit beside the shared ones.
-func loadCases[T any](t *testing.T, suffix string) []T {
+// jsonMismatch compares a result with a vector's want as the README of
+// testdata/conformance says: as JSON, numbers by exact decimal value
+// (valueMismatch's byValue), and {"$json": X} as a string that holds JSON
+// text equal to X. input is the vector's input (or args), which the test
+// decoded for the call: see vectorNumbers.
+func jsonMismatch(t testing.TB, got any, want, input json.RawMessage) string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "conformance", "*"+suffix))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no testdata/conformance/*%s: %v", suffix, err)
-	}
-	var all []T
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var cases []T
-		if err := json.Unmarshal(data, &cases); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		all = append(all, cases...)
-	}
-	return all
+	return valueMismatch(vectorNumbers(got, readFloats(mustUseNumber(t, input))), vectorWant(mustUseNumber(t, want)), byValue)
 }
 
-// decodeInput decodes a vector's input as a decoded MCP request would be:
-// encoding/json into any, numbers as float64.
-func decodeInput(t *testing.T, raw json.RawMessage) any {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
-// deepCopy copies the maps and slices of a decoded value, to check later
-// that coercion did not mutate its input.
-func deepCopy(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(v))
-		for k, e := range v {
-			m[k] = deepCopy(e)
-		}
-		return m
-	case []any:
-		s := make([]any, len(v))
-		for i, e := range v {
-			s[i] = deepCopy(e)
-		}
-		return s
-	}
-	return v
-}
-
-// jsonMismatch compares got with a vector's want as JSON: got is written and
-// read back with numbers as json.Number, numbers compare by exact decimal
-// value, and {"$json": X} matches a string whose JSON equals X. It returns
-// "" on a match, else what differs where.
-func jsonMismatch(got any, want json.RawMessage) string {
-	text, err := json.Marshal(exactFloats(got))
-	if err != nil {
-		return fmt.Sprintf("result cannot be written as JSON: %v", err)
-	}
-	return matchJSON("", mustUseNumber(text), mustUseNumber(want))
-}
-
-// exactFloats returns v with each whole float64 beyond 2^53 replaced by a
-// json.Number of its exact value. encoding/json writes such a float in its
-// shortest form (2^64 as 18446744073709552000), which names another
-// integer; the float itself is exactly 18446744073709551616, which a
-// vector may want. Fractions are left to the shortest form, which is what
-// they were read from. v itself is not modified.
-func exactFloats(v any) any {
+// vectorWant is a want read from a vector, with each {"$json": X} made a
+// jsonString.
+func vectorWant(v any) any {
 	switch x := v.(type) {
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) >= 1<<53 && !math.IsInf(x, 0) {
-			return json.Number(new(big.Float).SetFloat64(x).Text('f', 0))
-		}
 	case map[string]any:
+		if len(x) == 1 && x["$json"] != nil {
+			return jsonString{vectorWant(x["$json"])}
+		}
 		m := make(map[string]any, len(x))
 		for k, e := range x {
-			m[k] = exactFloats(e)
+			m[k] = vectorWant(e)
 		}
 		return m
 	case []any:
 		s := make([]any, len(x))
 		for i, e := range x {
-			s[i] = exactFloats(e)
+			s[i] = vectorWant(e)
 		}
 		return s
 	}
 	return v
 }
 
-func mustUseNumber(text []byte) any {
-	d := json.NewDecoder(bytes.NewReader(text))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		panic(fmt.Sprintf("%s: %v", text, err))
-	}
-	return v
-}
-
-func matchJSON(path string, got, want any) string {
-	if w, ok := want.(map[string]any); ok && len(w) == 1 && w["$json"] != nil {
-		s, ok := got.(string)
-		if !ok {
-			return fmt.Sprintf("%s: want a string holding JSON, got %T %v", path, got, got)
+// vectorNumbers returns got, copied where it changes, with each float64
+// that holds one integer and writes another replaced. byValue takes a
+// float64 for the number json.Marshal writes for it, which is right for
+// most: the number it was read from. But float64(2^64) is written
+// 18446744073709552000 and holds 18446744073709551616, and float64(1e300)
+// holds neither 10^300 nor what it is written as:
+//   - where a number of input (an element of an array, not JSON text in a
+//     string) reads as that float64, the test made it when it decoded the
+//     input as an SDK would, and coerce returned it as it was: it stands
+//     for that number, as a json.Number of its digits;
+//   - otherwise coerce made it, and it stands for no number (inexactFloat):
+//     the README wants a json.Number wherever float64 would change the
+//     digits.
+//
+// read maps the float64 of each number of input to the number.
+func vectorNumbers(got any, read map[float64]json.Number) any {
+	switch x := got.(type) {
+	case float64:
+		if x != math.Trunc(x) || math.IsInf(x, 0) {
+			return x
 		}
-		if !json.Valid([]byte(s)) {
-			return fmt.Sprintf("%s: want a string holding JSON, got %q", path, s)
+		held, _ := parseDecimal(new(big.Float).SetFloat64(x).Text('f', 0))
+		if written, _ := numberOf(x); held.equal(written) {
+			return x
 		}
-		return matchJSON(path+"($json)", mustUseNumber([]byte(s)), w["$json"])
-	}
-	switch w := want.(type) {
+		if n, ok := read[x]; ok {
+			return n
+		}
+		return inexactFloat(x)
 	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !ok || len(g) != len(w) {
-			return fmt.Sprintf("%s: want %v, got %v", path, w, got)
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = vectorNumbers(e, read)
 		}
-		for k := range w {
-			if d := matchJSON(path+"/"+k, g[k], w[k]); d != "" {
-				return d
-			}
-		}
-		return ""
+		return m
 	case []any:
-		g, ok := got.([]any)
-		if !ok || len(g) != len(w) {
-			return fmt.Sprintf("%s: want %v, got %v", path, w, got)
+		s := make([]any, len(x))
+		for i, e := range x {
+			s[i] = vectorNumbers(e, read)
 		}
-		for i := range w {
-			if d := matchJSON(fmt.Sprintf("%s/%d", path, i), g[i], w[i]); d != "" {
-				return d
-			}
-		}
-		return ""
-	case json.Number:
-		g, ok := got.(json.Number)
-		if !ok || !sameDecimal(string(g), string(w)) {
-			return fmt.Sprintf("%s: want number %s, got %T %v", path, w, got, got)
-		}
-		return ""
+		return s
 	}
-	if !reflect.DeepEqual(got, want) {
-		return fmt.Sprintf("%s: want %T %#v, got %T %#v", path, want, want, got, got)
-	}
-	return ""
+	return got
 }
 
-// sameDecimal compares two JSON numbers by exact value: 5, 5.0 and 5e0 are
-// equal; 9007199254740992 and 9007199254740993 are not.
-func sameDecimal(a, b string) bool {
-	na, oka := scanNumeral(a)
-	nb, okb := scanNumeral(b)
-	if !oka || !okb {
-		return false
+// inexactFloat is a float64 that holds one integer and that json.Marshal
+// writes as another: it matches no want.
+type inexactFloat float64
+
+// readFloats maps the float64 that encoding/json reads each number of v
+// as (v decoded with UseNumber) to the first number read as it.
+func readFloats(v any) map[float64]json.Number {
+	read := map[float64]json.Number{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case json.Number:
+			f, err := strconv.ParseFloat(string(x), 64)
+			if _, seen := read[f]; err == nil && !seen {
+				read[f] = x
+			}
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
 	}
-	da, sa := na.significand()
-	db, sb := nb.significand()
-	return da == db && sa == sb && (da == "" || na.neg == nb.neg)
+	walk(v)
+	return read
+}
+
+// TestJSONMismatch pins how vectors' numbers compare: a float64 that holds
+// one integer and writes another matches its integer only when the test
+// made it, decoding the input.
+func TestJSONMismatch(t *testing.T) {
+	for _, c := range []struct {
+		got         any
+		want, input string
+		match       bool
+	}{
+		{[]any{18446744073709551616.0}, `[18446744073709551616]`, `{"u": [18446744073709551616, "5"]}`, true},
+		{[]any{18446744073709551616.0}, `[18446744073709551616]`, `"[18446744073709551616]"`, false},
+		{[]any{18446744073709551616.0}, `[18446744073709552000]`, `"[18446744073709552000]"`, false},
+		{[]any{1e22}, `[1e22]`, `"[1e22]"`, true},
+		{[]any{1e300}, `[1e300]`, `{"n": [1e300]}`, true},
+		{[]any{1e300}, `[1e300]`, `"[1e300]"`, false},
+		{[]any{0.1, 5.0}, `[0.1, 5]`, `"[0.1, 5]"`, true},
+		{`{"b":[1]}`, `{"$json": {"b": [1.0]}}`, `{}`, true},
+	} {
+		d := jsonMismatch(t, c.got, json.RawMessage(c.want), json.RawMessage(c.input))
+		if (d == "") != c.match {
+			t.Errorf("jsonMismatch(%#v, %s, input %s) = %q, want a match: %t", c.got, c.want, c.input, d, c.match)
+		}
+	}
 }
 
 func TestConformanceValues(t *testing.T) {
-	cases := loadCases[valueCase](t, "values.json")
+	cases := loadCases[valueCase](t, "testdata/conformance/*values.json")
 	for _, c := range cases {
 		t.Run(c.ID, func(t *testing.T) {
-			input := decodeInput(t, c.Input)
+			input := decodeFloat64(t, c.Input)
 			before := deepCopy(input)
 			got, err := ToDeclared(input, c.Declared)
 			if !reflect.DeepEqual(input, before) {
@@ -223,7 +191,7 @@ func TestConformanceValues(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ToDeclared(%s, %q): %v", c.Input, c.Declared, err)
 			}
-			if d := jsonMismatch(got, c.Want); d != "" {
+			if d := jsonMismatch(t, got, c.Want, c.Input); d != "" {
 				t.Fatalf("ToDeclared(%s, %q) = %#v: %s", c.Input, c.Declared, got, d)
 			}
 			again, err := ToDeclared(got, c.Declared)
@@ -236,14 +204,14 @@ func TestConformanceValues(t *testing.T) {
 }
 
 func TestConformanceSchemas(t *testing.T) {
-	cases := loadCases[schemaCase](t, "schemas.json")
+	cases := loadCases[schemaCase](t, "testdata/conformance/*schemas.json")
 	for _, c := range cases {
 		t.Run(c.ID, func(t *testing.T) {
 			s, err := ParseSchema(c.Schema)
 			if err != nil {
 				t.Fatalf("ParseSchema: %v", err)
 			}
-			args := decodeInput(t, c.Args).(map[string]any)
+			args := decodeArgs(t, string(c.Args))
 			before := deepCopy(args)
 			got, err := s.Coerce(args)
 			if !reflect.DeepEqual(args, before) {
@@ -256,15 +224,15 @@ func TestConformanceSchemas(t *testing.T) {
 				t.Fatalf("CoerceJSON wrote invalid JSON %s", gotJSON)
 			}
 			// UseNumber: the exact digits CoerceJSON wrote are what is checked.
-			checkSchemaResult(t, c, "CoerceJSON", mustUseNumber(gotJSON).(map[string]any), errJSON)
+			checkSchemaResult(t, c, "CoerceJSON", mustUseNumber(t, gotJSON).(map[string]any), errJSON)
 			if c.Error {
 				return
 			}
 
 			// Arguments that already are what the vector wants come back
 			// untouched: the same map, the same bytes.
-			if jsonMismatch(before, c.Want) == "" {
-				if !sameMap(got, args) {
+			if jsonMismatch(t, before, c.Want, c.Args) == "" {
+				if !identical(got, args) {
 					t.Errorf("Coerce(%s) returned a copy of arguments that needed nothing", c.Args)
 				}
 				if !identical([]byte(c.Args), gotJSON) {
@@ -272,7 +240,7 @@ func TestConformanceSchemas(t *testing.T) {
 				}
 			}
 			// A result is a fixed point: coercing it again changes nothing.
-			if again, err := s.Coerce(got); err != nil || !sameMap(again, got) {
+			if again, err := s.Coerce(got); err != nil || !identical(again, got) {
 				t.Errorf("not a fixed point: Coerce(%#v) = %#v, %v", got, again, err)
 			}
 			if again, err := s.CoerceJSON(gotJSON); err != nil || !identical(again, gotJSON) {
@@ -297,7 +265,7 @@ func checkSchemaResult(t *testing.T, c schemaCase, how string, got map[string]an
 	} else if err != nil {
 		t.Fatalf("%s(%s): %v", how, c.Args, err)
 	}
-	if d := jsonMismatch(got, c.Want); d != "" {
+	if d := jsonMismatch(t, got, c.Want, c.Args); d != "" {
 		t.Fatalf("%s(%s) = %#v: %s", how, c.Args, got, d)
 	}
 }

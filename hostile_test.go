@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -56,63 +55,9 @@ type answered struct {
 	err error
 }
 
-// wantErr checks that err is an error of the package that wraps one of
-// sentinels.
-func wantErr(t *testing.T, what string, err error, sentinels ...error) {
-	t.Helper()
-	if err == nil {
-		t.Errorf("%s: no error, want %v", what, sentinels)
-		return
-	}
-	if !slices.ContainsFunc(sentinels, func(s error) bool { return errors.Is(err, s) }) {
-		t.Errorf("%s: %.300v, want %v", what, err, sentinels)
-	}
-	var e *Error
-	if !errors.As(err, &e) {
-		t.Errorf("%s: %T is no *Error", what, err)
-	}
-}
-
-// sameString reports whether a is the very string s: same bytes in the same
-// memory, not a copy.
-func sameString(a any, s string) bool {
-	as, ok := a.(string)
-	return ok && len(as) == len(s) && unsafe.StringData(as) == unsafe.StringData(s)
-}
-
-// identical reports whether b is a itself: the same map, slice or pointer,
-// the same bits of a float (NaN included), or an equal scalar.
-func identical(a, b any) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
-	if va.Type() != vb.Type() {
-		return false
-	}
-	switch va.Kind() {
-	case reflect.Map, reflect.Pointer:
-		return va.UnsafePointer() == vb.UnsafePointer()
-	case reflect.Slice:
-		return va.UnsafePointer() == vb.UnsafePointer() && va.Len() == vb.Len()
-	case reflect.Float32, reflect.Float64:
-		return math.Float64bits(va.Float()) == math.Float64bits(vb.Float())
-	}
-	return a == b
-}
-
 // nested is open n times, leaf, close n times.
 func nested(open, leaf, close string, n int) string {
 	return strings.Repeat(open, n) + leaf + strings.Repeat(close, n)
-}
-
-// deepSlice is a Go value nested n levels: [[[...]]].
-func deepSlice(n int) any {
-	var v any = []any{}
-	for range n {
-		v = []any{v}
-	}
-	return v
 }
 
 const hostileDepth = 200_000
@@ -143,8 +88,8 @@ func TestHostileNesting(t *testing.T) {
 		// the parser beneath says.
 		{"MaxDepth text", Options{MaxDepth: 5}, nested("[", "1", "]", 10), "array", []error{ErrLimit}},
 		{"MaxDepth text typed", Options{MaxDepth: 5}, nested("[", "1", "]", 10), "list[list[list[list[list[list[list[list[list[list[int]]]]]]]]]]", []error{ErrLimit}},
-		{"Go value to string", Options{}, deepSlice(hostileDepth), "string", []error{ErrLimit}},
-		{"Go value to string MaxDepth", Options{MaxDepth: 5}, deepSlice(10), "string", []error{ErrLimit}},
+		{"Go value to string", Options{}, nestedSlices(hostileDepth, []any{}), "string", []error{ErrLimit}},
+		{"Go value to string MaxDepth", Options{MaxDepth: 5}, nestedSlices(10, []any{}), "string", []error{ErrLimit}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -153,7 +98,7 @@ func TestHostileNesting(t *testing.T) {
 				return answered{out, err}
 			})
 			wantErr(t, fmt.Sprintf("ToDeclared(%.40v..., %q)", tt.in, tt.declared), r.err, tt.sentinels...)
-			if s, ok := tt.in.(string); ok && !sameString(r.out, s) {
+			if s, ok := tt.in.(string); ok && !identical(r.out, s) {
 				t.Errorf("on error got %.40v..., want the input string itself", r.out)
 			}
 		})
@@ -180,11 +125,11 @@ func TestHostileNestingInSchema(t *testing.T) {
 		})
 		wantErr(t, "Coerce", r.err, ErrLimit, ErrSyntax)
 		got := r.out.(map[string]any)
-		if !sameString(got["p"], text) || !sameString(got["q"], deepObject) || got["n"] != float64(5) {
+		if !identical(got["p"], text) || !identical(got["q"], deepObject) || got["n"] != float64(5) {
 			t.Errorf("Coerce: p, q not kept or n not converted: n = %#v", got["n"])
 		}
 		var paths []string
-		for e := range errorsOf(r.err) {
+		for _, e := range errorLeaves(r.err) {
 			paths = append(paths, e.Path)
 		}
 		if !slices.Equal(paths, []string{"/p", "/q"}) {
@@ -234,23 +179,6 @@ func TestHostileNestingInSchema(t *testing.T) {
 		return answered{out, err}
 	})
 	wantErr(t, "Coerce recursive", r.err, ErrLimit)
-}
-
-// errorsOf yields the *Errors of an error of this package.
-func errorsOf(err error) func(func(*Error) bool) {
-	return func(yield func(*Error) bool) {
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
-			for _, e := range j.Unwrap() {
-				if ce, ok := e.(*Error); ok && !yield(ce) {
-					return
-				}
-			}
-			return
-		}
-		if ce, ok := err.(*Error); ok {
-			yield(ce)
-		}
-	}
 }
 
 func TestHostileNumbers(t *testing.T) {
@@ -319,7 +247,7 @@ func runNumberCases(t *testing.T, tests []numberCase) {
 			if r.err != nil {
 				t.Fatalf("%s: %.300v", what, r.err)
 			}
-			if d := valueMismatch("", r.out, tt.want, false); d != "" {
+			if d := valueMismatch(r.out, tt.want, byValue); d != "" {
 				t.Errorf("%s = %.60v: %.300s", what, r.out, d)
 			}
 			if n, ok := tt.want.(json.Number); ok && r.out != n {
@@ -470,29 +398,8 @@ type hostileCase struct {
 	Why      string `json:"why"`
 }
 
-func loadHostile(t *testing.T) []hostileCase {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "hostile", "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no testdata/hostile/*.json: %v", err)
-	}
-	var all []hostileCase
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var cases []hostileCase
-		if err := json.Unmarshal(data, &cases); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		all = append(all, cases...)
-	}
-	return all
-}
-
 func TestHostileText(t *testing.T) {
-	for _, c := range loadHostile(t) {
+	for _, c := range loadCases[hostileCase](t, "testdata/hostile/*.json") {
 		t.Run(c.ID, func(t *testing.T) {
 			text := unhex(t, c.Text)
 			r := answer(t, c.ID, func() answered {
@@ -502,7 +409,7 @@ func TestHostileText(t *testing.T) {
 			what := fmt.Sprintf("ToDeclared(%q, %q) (%s)", text, c.Declared, c.Why)
 			if sentinels, ok := hostileWants[c.Want]; ok {
 				wantErr(t, what, r.err, sentinels...)
-				if !sameString(r.out, text) {
+				if !identical(r.out, text) {
 					t.Errorf("%s: on error got %#v, want the string itself", what, r.out)
 				}
 				return
@@ -510,7 +417,7 @@ func TestHostileText(t *testing.T) {
 			if r.err != nil {
 				t.Fatalf("%s: %v", what, r.err)
 			}
-			if d := valueMismatch("", r.out, mustUseNumber([]byte(c.Want)), false); d != "" {
+			if d := valueMismatch(r.out, mustUseNumber(t, []byte(c.Want)), byValue); d != "" {
 				t.Errorf("%s = %#v: %s", what, r.out, d)
 			}
 		})
@@ -592,7 +499,7 @@ func TestHostileDuplicateKeys(t *testing.T) {
 			t.Errorf("ToDeclared(%s, %q): %v", tt.text, tt.declared, err)
 			continue
 		}
-		if d := valueMismatch("", got, mustUseNumber([]byte(tt.want)), false); d != "" {
+		if d := valueMismatch(got, mustUseNumber(t, []byte(tt.want)), byValue); d != "" {
 			t.Errorf("ToDeclared(%s, %q) = %#v: %s", tt.text, tt.declared, got, d)
 		}
 	}
@@ -604,11 +511,11 @@ func TestHostileDuplicateKeys(t *testing.T) {
 	}
 	args := map[string]any{"p": `{"n": "x", "n": "7"}`}
 	got, err := s.Coerce(args)
-	if err != nil || valueMismatch("", got["p"], map[string]any{"n": json.Number("7")}, false) != "" {
+	if err != nil || valueMismatch(got["p"], map[string]any{"n": json.Number("7")}, byValue) != "" {
 		t.Errorf("Coerce(%v) = %v, %v, want p = {n: 7}", args, got, err)
 	}
 	out, err := s.CoerceJSON([]byte(`{"p": "{\"n\": \"x\", \"n\": \"7\"}"}`))
-	if err != nil || valueMismatch("", mustUseNumber(out), map[string]any{"p": map[string]any{"n": json.Number("7")}}, false) != "" {
+	if err != nil || valueMismatch(mustUseNumber(t, out), map[string]any{"p": map[string]any{"n": json.Number("7")}}, byValue) != "" {
 		t.Errorf("CoerceJSON = %s, %v, want p = {n: 7}", out, err)
 	}
 }
@@ -661,7 +568,7 @@ func TestHostileLargeArray(t *testing.T) {
 		switch {
 		case tt.sentinel != nil:
 			wantErr(t, fmt.Sprintf("MaxSize %d", tt.max), r.err, tt.sentinel)
-			if !sameString(r.out, text) {
+			if !identical(r.out, text) {
 				t.Errorf("MaxSize %d: on error want the string itself", tt.max)
 			}
 		case r.err != nil:
@@ -703,7 +610,7 @@ func TestHostileHugeString(t *testing.T) {
 				return answered{out, err}
 			})
 			wantErr(t, tt.name, r.err, ErrKind)
-			if !sameString(r.out, text) {
+			if !identical(r.out, text) {
 				t.Errorf("%s: on error want the string itself", tt.name)
 			}
 			// The message names the culprit without copying it.
@@ -997,7 +904,7 @@ func TestHostileTypeExpressions(t *testing.T) {
 				return err
 			})
 			wantErr(t, "SchemaFromTypes", c, tt.sentinels...)
-			for e := range errorsOf(c) {
+			for _, e := range errorLeaves(c) {
 				if e.Path != "/p" {
 					t.Errorf("SchemaFromTypes: error at %q, want /p", e.Path)
 				}

@@ -45,15 +45,6 @@ func checkLinear(t *testing.T, sizes []int, f func(n int)) {
 	}
 }
 
-func mustSchema(t testing.TB, o Options, text string) *Schema {
-	t.Helper()
-	s, err := o.ParseSchema([]byte(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // 1. Union results never depend on memory addresses or the garbage
 // collector: 20000 parameters alternating two shapes, each against a
 // union of two array types, all come back right, every run.
@@ -476,12 +467,7 @@ func TestConformingUnionsAllocateNothing(t *testing.T) {
 	}
 	args := map[string]any{"p": items}
 	raw, _ := json.Marshal(args)
-	if n := testing.AllocsPerRun(20, func() { s.Coerce(args) }); n != 0 {
-		t.Errorf("Coerce: %v allocations", n)
-	}
-	if n := testing.AllocsPerRun(20, func() { s.CoerceJSON(raw) }); n != 0 {
-		t.Errorf("CoerceJSON: %v allocations", n)
-	}
+	checkConformingArgs(t, s, args, raw)
 }
 
 // 13. Long arrays of union values, and wide objects, cost work linear in

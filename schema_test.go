@@ -25,112 +25,10 @@ import (
 // OpenAPI, draft-07 and draft 2020-12 ones are written as such tools write
 // them. Inline schemas below are for one keyword at a time.
 
-// compileSchema compiles src: inline JSON Schema text if it starts with '{',
-// else the name of a file in testdata/schemas.
-func compileSchema(t testing.TB, src string) *Schema {
-	t.Helper()
-	text := []byte(src)
-	if !strings.HasPrefix(src, "{") {
-		var err error
-		if text, err = os.ReadFile(filepath.Join("testdata", "schemas", src)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := ParseSchema(text)
-	if err != nil {
-		t.Fatalf("ParseSchema(%s): %v", src, err)
-	}
-	return s
-}
-
-// decodeArgs decodes arguments as an MCP server hands them over after
-// encoding/json: numbers as float64.
-func decodeArgs(t *testing.T, text string) map[string]any {
-	t.Helper()
-	m, ok := decodeInput(t, json.RawMessage(text)).(map[string]any)
-	if !ok {
-		t.Fatalf("arguments %s are not an object", text)
-	}
-	return m
-}
-
-// byValue replaces every number in v by its exact decimal value, so that
-// float64 5, json.Number "5.0" and int 5 compare equal under cmp while
-// 9007199254740992 and 9007199254740993 do not.
-func byValue(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = byValue(e)
-		}
-		return m
-	case []any:
-		s := make([]any, len(x))
-		for i, e := range x {
-			s[i] = byValue(e)
-		}
-		return s
-	case float64:
-		return exactNumber(strconv.FormatFloat(x, 'g', -1, 64))
-	case json.Number:
-		return exactNumber(string(x))
-	case int:
-		return exactNumber(strconv.Itoa(x))
-	}
-	return v
-}
-
-// exactNumber is a number's exact value as plain decimal text, without
-// exponent, leading or trailing zeros: 5, 5.0 and 5e0 all become "5".
-func exactNumber(text string) decimalText {
-	n, ok := scanNumeral(text)
-	if !ok {
-		return decimalText("not a number: " + text)
-	}
-	digits, scale := n.significand()
-	if digits == "" {
-		return "0"
-	}
-	switch {
-	case scale > 40 || scale < -40-len(digits):
-		digits += "e" + strconv.Itoa(scale) // too far out to write in full
-	case scale >= 0:
-		digits += strings.Repeat("0", scale)
-	case -scale < len(digits):
-		digits = digits[:len(digits)+scale] + "." + digits[len(digits)+scale:]
-	default:
-		digits = "0." + strings.Repeat("0", -scale-len(digits)) + digits
-	}
-	if n.neg {
-		digits = "-" + digits
-	}
-	return decimalText(digits)
-}
-
-// decimalText is what byValue makes of a number.
-type decimalText string
-
-// diffByValue is cmp.Diff with numbers compared by value.
-func diffByValue(want, got any) string {
-	return cmp.Diff(byValue(want), byValue(got))
-}
-
 // wantError is one failure a call must report.
 type wantError struct {
 	path     string // JSON Pointer of the failing value
 	sentinel error
-}
-
-// splitErrors returns the errors an errors.Join holds, or err alone.
-func splitErrors(err error) []error {
-	if err == nil {
-		return nil
-	}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return j.Unwrap()
-	}
-	return []error{err}
 }
 
 // checkErrors checks that err joins exactly one *Error per wanted failure,
@@ -139,7 +37,7 @@ func splitErrors(err error) []error {
 func checkErrors(t *testing.T, how string, err error, want []wantError) []*Error {
 	t.Helper()
 	var got []*Error
-	for _, e := range splitErrors(err) {
+	for _, e := range joinedErrors(err) {
 		ce, ok := e.(*Error)
 		if !ok {
 			t.Errorf("%s: error %T %v is not a *coerce.Error", how, e, e)
@@ -168,11 +66,6 @@ func checkErrors(t *testing.T, how string, err error, want []wantError) []*Error
 		}
 	}
 	return got
-}
-
-// sameMap reports whether a and b are the same map, not merely equal ones.
-func sameMap(a, b map[string]any) bool {
-	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // topKey is the parameter a JSON Pointer starts in.
@@ -210,7 +103,7 @@ func runCoercionCases(t *testing.T, cases []coercionCase) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := compileSchema(t, c.schema)
+			s := mustSchema(t, Options{}, c.schema)
 			args := decodeArgs(t, c.args)
 			before := deepCopy(args)
 			got, err := s.Coerce(args)
@@ -218,22 +111,22 @@ func runCoercionCases(t *testing.T, cases []coercionCase) {
 				t.Errorf("Coerce mutated its arguments (-before +after):\n%s", d)
 			}
 			checkErrors(t, "Coerce", err, c.errs)
-			want := mustUseNumber([]byte(c.want))
-			if d := diffByValue(want, got); d != "" {
-				t.Errorf("Coerce(%s) mismatch (-want +got):\n%s", c.args, d)
+			want := mustUseNumber(t, []byte(c.want))
+			if d := valueMismatch(got, want, byValue); d != "" {
+				t.Errorf("Coerce(%s) = %v: %s", c.args, got, d)
 			}
 			failed := map[string]bool{}
 			for _, e := range c.errs {
 				failed[topKey(e.path)] = true
 			}
 			for k := range failed {
-				if !sameValue(got[k], args[k]) {
+				if !identical(got[k], args[k]) {
 					t.Errorf("failing parameter %s is %#v, want it exactly as it came: %#v", k, got[k], args[k])
 				}
 			}
 			if len(c.errs) == 0 {
 				again, err := s.Coerce(got)
-				if err != nil || !sameMap(again, got) {
+				if err != nil || !identical(again, got) {
 					t.Errorf("not a fixed point: Coerce(%#v) = %#v, %v", got, again, err)
 				}
 			}
@@ -244,8 +137,8 @@ func runCoercionCases(t *testing.T, cases []coercionCase) {
 			if !json.Valid(gotJSON) {
 				t.Fatalf("CoerceJSON wrote invalid JSON %s", gotJSON)
 			}
-			if d := diffByValue(got, mustUseNumber(gotJSON)); d != "" {
-				t.Errorf("CoerceJSON(%s) = %s, disagrees with Coerce (-Coerce +CoerceJSON):\n%s", c.args, gotJSON, d)
+			if d := valueMismatch(mustUseNumber(t, gotJSON), got, byValue); d != "" {
+				t.Errorf("CoerceJSON(%s) = %s, disagrees with Coerce (%v): %s", c.args, gotJSON, got, d)
 			}
 			in, out := rawMembers(t, text), rawMembers(t, gotJSON)
 			for k := range in {
@@ -640,7 +533,7 @@ func TestSchemaLookup(t *testing.T) {
 		{`{"type": "object", "patternProperties": {"^n_": {"type": "integer"}}, "additionalProperties": {"type": "string"}}`, "other", "string", "string"},
 	}
 	for _, tt := range tests {
-		s := compileSchema(t, tt.schema)
+		s := mustSchema(t, Options{}, tt.schema)
 		got, ok := s.Lookup(tt.param)
 		if ok != (tt.want != "") {
 			t.Errorf("%s: Lookup(%q) = %v, %t; want found %t", tt.schema, tt.param, got, ok, tt.want != "")
@@ -842,8 +735,8 @@ func TestSchemaFromTypes(t *testing.T) {
 		"anything":    "[1]",
 		"undeclared":  "5",
 	}
-	if d := diffByValue(want, got); d != "" {
-		t.Errorf("Coerce mismatch (-want +got):\n%s", d)
+	if d := valueMismatch(got, want, byValue); d != "" {
+		t.Errorf("Coerce = %v: %s", got, d)
 	}
 	if d := cmp.Diff(before, args); d != "" {
 		t.Errorf("Coerce mutated its arguments (-before +after):\n%s", d)
@@ -1001,8 +894,8 @@ func TestSchemaForType(t *testing.T) {
 		"level":      7,
 		"ByID":       map[string]any{"1": map[string]any{"name": "x", "retry": 5}},
 	}
-	if d := diffByValue(want, got); d != "" {
-		t.Errorf("Coerce mismatch (-want +got):\n%s", d)
+	if d := valueMismatch(got, want, byValue); d != "" {
+		t.Errorf("Coerce = %v: %s", got, d)
 	}
 	if !steps.Conforms(got["steps"]) {
 		t.Errorf("steps %v does not conform to %s", got["steps"], steps)
@@ -1101,7 +994,7 @@ func TestSchemaPartialFailure(t *testing.T) {
 		},
 	}})
 
-	s := compileSchema(t, "gosdk-plan-tasks.json")
+	s := mustSchema(t, Options{}, "gosdk-plan-tasks.json")
 	_, err := s.Coerce(decodeArgs(t, args))
 	var first *Error
 	if !errors.As(err, &first) || first.Path != "/labels/bug" {
@@ -1120,7 +1013,7 @@ func TestSchemaPartialFailure(t *testing.T) {
 	}
 	var got []*Error
 	var gotFailures []failure
-	for _, e := range splitErrors(err) {
+	for _, e := range joinedErrors(err) {
 		ce := e.(*Error)
 		got = append(got, ce)
 		gotFailures = append(gotFailures, failure{ce.Path, ce.Declared, ce.Value, ce.Err})
@@ -1140,40 +1033,34 @@ func TestSchemaPartialFailure(t *testing.T) {
 // come back as the same map without allocating, and that the caller's maps
 // and slices are never modified when some do.
 func TestSchemaCoerceCopyOnWrite(t *testing.T) {
-	s := compileSchema(t, "pydantic-create-issue.json")
+	s := mustSchema(t, Options{}, "pydantic-create-issue.json")
 	args := decodeArgs(t, createIssueArgs)
 	if len(args) != 10 {
 		t.Fatalf("want 10 parameters, have %d", len(args))
 	}
-	got, err := s.Coerce(args)
-	if err != nil || !sameMap(got, args) {
-		t.Fatalf("Coerce of conforming arguments = %v, %v; want the same map back", got, err)
-	}
-	if allocs := testing.AllocsPerRun(100, func() { s.Coerce(args) }); allocs != 0 {
-		t.Errorf("Coerce of conforming arguments allocates %v times, want 0", allocs)
-	}
+	checkConformingArgs(t, s, args, []byte(createIssueArgs))
 
 	broken := decodeArgs(t, createIssueBrokenArgs)
 	before := deepCopy(broken)
-	got, err = s.Coerce(broken)
+	got, err := s.Coerce(broken)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff(before, broken); d != "" {
 		t.Errorf("Coerce mutated its arguments (-before +after):\n%s", d)
 	}
-	if sameMap(got, broken) {
+	if identical(got, broken) {
 		t.Error("Coerce returned the caller's map after converting parameters")
 	}
 	// Parameters that needed nothing are shared, not copied.
 	for _, k := range []string{"assignees", "repo", "title"} {
-		if !sameValue(got[k], broken[k]) {
+		if !identical(got[k], broken[k]) {
 			t.Errorf("parameter %s, which needed no change, was copied", k)
 		}
 	}
 
 	// A nested change copies the path to it and nothing else.
-	s = compileSchema(t, "gosdk-plan-tasks.json")
+	s = mustSchema(t, Options{}, "gosdk-plan-tasks.json")
 	nested := decodeArgs(t, `{"plan_id": "p", "tasks": [{"id": 1, "title": "a", "files": ["x"]}, {"id": "2", "title": "b", "files": ["y"]}], "labels": {"bug": ["p1"]}}`)
 	before = deepCopy(nested)
 	got, err = s.Coerce(nested)
@@ -1185,13 +1072,13 @@ func TestSchemaCoerceCopyOnWrite(t *testing.T) {
 	}
 	gotTasks, inTasks := got["tasks"].([]any), nested["tasks"].([]any)
 	switch {
-	case sameValue(gotTasks, inTasks):
+	case identical(gotTasks, inTasks):
 		t.Error("tasks changed in place")
-	case !sameValue(gotTasks[0], inTasks[0]):
+	case !identical(gotTasks[0], inTasks[0]):
 		t.Error("tasks/0, which needed no change, was copied")
-	case sameValue(gotTasks[1], inTasks[1]):
+	case identical(gotTasks[1], inTasks[1]):
 		t.Error("tasks/1 changed in place")
-	case !sameValue(got["labels"], nested["labels"]):
+	case !identical(got["labels"], nested["labels"]):
 		t.Error("labels, which needed no change, was copied")
 	}
 }
@@ -1242,7 +1129,7 @@ const bytesSchema = `{"type": "object", "properties": {
 // values that need it: everything else keeps its bytes exactly, big
 // integers, number text, key order, spacing and escapes included.
 func TestSchemaCoerceJSONKeepsBytes(t *testing.T) {
-	s := compileSchema(t, bytesSchema)
+	s := mustSchema(t, Options{}, bytesSchema)
 	tests := []struct {
 		name, args, want string
 		errs             []wantError
@@ -1314,7 +1201,7 @@ func TestSchemaCoerceJSONNoChange(t *testing.T) {
 		{`{"type": "object"}`, `{"a": "1"}`},
 		{`{"type": "object", "properties": {}}`, `{}`},
 	} {
-		s := compileSchema(t, tt.schema)
+		s := mustSchema(t, Options{}, tt.schema)
 		args := []byte(tt.args)
 		got, err := s.CoerceJSON(args)
 		if err != nil || len(got) != len(args) || &got[0] != &args[0] {
@@ -1322,7 +1209,7 @@ func TestSchemaCoerceJSONNoChange(t *testing.T) {
 		}
 	}
 
-	s := compileSchema(t, "pydantic-create-issue.json")
+	s := mustSchema(t, Options{}, "pydantic-create-issue.json")
 	args := []byte(createIssueArgs)
 	if allocs := testing.AllocsPerRun(100, func() { s.CoerceJSON(args) }); allocs > 1 {
 		t.Errorf("CoerceJSON of conforming arguments allocates %v times, want at most 1", allocs)
@@ -1333,7 +1220,7 @@ func TestSchemaCoerceJSONNoChange(t *testing.T) {
 // nil does everywhere (absence is a validator's business) and as the MCP
 // SDKs read "arguments": null.
 func TestSchemaCoerceJSONNull(t *testing.T) {
-	s := compileSchema(t, bytesSchema)
+	s := mustSchema(t, Options{}, bytesSchema)
 	for _, in := range []string{`null`, " null\n"} {
 		args := []byte(in)
 		got, err := s.CoerceJSON(args)
@@ -1346,7 +1233,7 @@ func TestSchemaCoerceJSONNull(t *testing.T) {
 // TestSchemaCoerceJSONRejects checks that text that is not one JSON object
 // comes back unchanged, the same slice, with an error.
 func TestSchemaCoerceJSONRejects(t *testing.T) {
-	s := compileSchema(t, bytesSchema)
+	s := mustSchema(t, Options{}, bytesSchema)
 	for _, tt := range []struct {
 		args     string
 		sentinel error
@@ -1414,7 +1301,7 @@ func TestSchemaRootUnion(t *testing.T) {
 		{"gosdk-execute-action-pointer.json", `{"server_name" : "discord", "action": "send", "path_params": "{\"channel_id\": 1458059302022549698}", "body": {"z": 1.50, "a": 1458059302022549698}}`},
 		{`{"type": "object", "anyOf": [{"properties": {"id": {"type": "integer"}}}, {"properties": {"name": {"type": "string"}}}]}`, `{"id": 1458059302022549698, "name": "caf\u00e9", "z": 1.50}`},
 	} {
-		s := compileSchema(t, tt.schema)
+		s := mustSchema(t, Options{}, tt.schema)
 		args := []byte(tt.args)
 		got, err := s.CoerceJSON(args)
 		if err != nil || !bytes.Equal(got, args) || &got[0] != &args[0] {
@@ -1452,7 +1339,7 @@ var benchArgs = []struct{ name, args string }{
 }
 
 func BenchmarkSchemaCoerce(b *testing.B) {
-	s := compileSchema(b, "pydantic-create-issue.json")
+	s := mustSchema(b, Options{}, "pydantic-create-issue.json")
 	for _, bc := range benchArgs {
 		var args map[string]any
 		if err := json.Unmarshal([]byte(bc.args), &args); err != nil {
@@ -1471,7 +1358,7 @@ func BenchmarkSchemaCoerce(b *testing.B) {
 }
 
 func BenchmarkSchemaCoerceJSON(b *testing.B) {
-	s := compileSchema(b, "pydantic-create-issue.json")
+	s := mustSchema(b, Options{}, "pydantic-create-issue.json")
 	for _, bc := range benchArgs {
 		args := []byte(bc.args)
 		if _, err := s.CoerceJSON(args); err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -42,7 +41,7 @@ func TestJSONSchemaSuite(t *testing.T) {
 		t.Run(d.dir, func(t *testing.T) {
 			for _, file := range files {
 				name := strings.TrimSuffix(file, ".json")
-				groups := readSuiteFile(t, filepath.Join(root, d.dir, filepath.FromSlash(file)))
+				groups := readJSON[[]suiteGroup](t, filepath.Join(root, d.dir, filepath.FromSlash(file)))
 				if reason := suiteFileSkip(file); reason != "" {
 					n.skipped += len(groups)
 					t.Run(name, func(t *testing.T) { t.Skip(reason) })
@@ -145,19 +144,6 @@ func suiteFiles(t *testing.T, dir string) []string {
 	return files
 }
 
-func readSuiteFile(t *testing.T, file string) []suiteGroup {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var groups []suiteGroup
-	if err := json.Unmarshal(data, &groups); err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	return groups
-}
-
 func runSuiteGroup(t *testing.T, d suiteDraft, file string, g suiteGroup, n *suiteCounts) {
 	var valid []suiteTest
 	for _, c := range g.Tests {
@@ -165,7 +151,7 @@ func runSuiteGroup(t *testing.T, d suiteDraft, file string, g suiteGroup, n *sui
 			valid = append(valid, c)
 		}
 	}
-	schema := decodeSchemaNode(t, g.Schema)
+	schema := mustUseNumber(t, g.Schema) // numbers in const and enum keep their digits
 	reason := suiteSkips[d.dir+"/"+file+"/"+g.Description]
 	if reason == "" {
 		reason = suiteSkipReason(d, schema)
@@ -203,17 +189,9 @@ func checkSuiteInstance(t *testing.T, s, sNum *Schema, data json.RawMessage) {
 	text := []byte(`{"p":` + string(data) + `}`)
 
 	for _, useNumber := range []bool{false, true} {
-		how, schema := "Coerce", s
+		how, schema, args := "Coerce", s, decodeArgs(t, string(text))
 		if useNumber {
-			how, schema = "Coerce (UseNumber)", sNum
-		}
-		d := json.NewDecoder(bytes.NewReader(text))
-		if useNumber {
-			d.UseNumber()
-		}
-		var args map[string]any
-		if err := d.Decode(&args); err != nil {
-			t.Fatalf("%s: %v", text, err)
+			how, schema, args = "Coerce (UseNumber)", sNum, mustUseNumber(t, text).(map[string]any)
 		}
 		p := args["p"]
 		before := deepCopy(args)
@@ -221,7 +199,7 @@ func checkSuiteInstance(t *testing.T, s, sNum *Schema, data json.RawMessage) {
 		switch {
 		case err != nil:
 			t.Errorf("%s(%s): %v", how, data, err)
-		case !sameMap(got, args) || !identical(got["p"], p):
+		case !identical(got, args) || !identical(got["p"], p):
 			t.Errorf("%s(%s) changed it: p = %s", how, data, suiteShow(got["p"]))
 		}
 		if !reflect.DeepEqual(args, before) {
@@ -252,17 +230,6 @@ func suiteShow(v any) string {
 	return fmt.Sprintf("%s (%T)", text, v)
 }
 
-func decodeSchemaNode(t *testing.T, raw json.RawMessage) any {
-	t.Helper()
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber() // numbers in const and enum keep their digits
-	var v any
-	if err := d.Decode(&v); err != nil {
-		t.Fatalf("%s: %v", raw, err)
-	}
-	return v
-}
-
 // suiteParam is the parameter each group's schema becomes, and suiteRefBase
 // the pointer to it that its local $refs start with.
 const (
@@ -271,7 +238,7 @@ const (
 )
 
 // wrapSuiteSchema writes the argument-set schema whose one parameter has
-// the group's schema (decoded by decodeSchemaNode, and changed here).
+// the group's schema (decoded by mustUseNumber, and changed here).
 func wrapSuiteSchema(t *testing.T, d suiteDraft, schema any) []byte {
 	t.Helper()
 	wrapper := map[string]any{"type": "object"}

@@ -249,7 +249,7 @@ func TestParseTypeErrors(t *testing.T) {
 		// ToDeclared with the bad type: the value unchanged, same error.
 		in := map[string]any{"a": "1"}
 		got, derr := coerceCall(t, Options{}, in, c.expr)
-		if derr == nil || !sameValue(got, in) {
+		if derr == nil || !identical(got, in) {
 			t.Errorf("ToDeclared(%v, %q) = %v, %v; want the input and an error", in, c.expr, got, derr)
 		}
 		if derr != nil && !errors.Is(derr, errors.Unwrap(err)) {

@@ -109,7 +109,8 @@ func checkUnmarshal[T any](t *testing.T, data []byte, fresh func() *T) {
 	if _, ok := errorPaths(err); !ok {
 		return // encoding/json's own error
 	}
-	for _, e := range splitJoined(err) {
+	checkErrorContract(t, err)
+	for _, e := range joinedErrors(err) {
 		if !errors.Is(e, ErrSyntax) && !errors.Is(e, ErrKind) && !errors.Is(e, ErrPrecision) && !errors.Is(e, ErrLimit) {
 			t.Fatalf("Unmarshal(%q) into %T: %v wraps no sentinel", data, got, e)
 		}
@@ -117,13 +118,6 @@ func checkUnmarshal[T any](t *testing.T, data []byte, fresh func() *T) {
 	if changes != 0 {
 		t.Fatalf("Unmarshal(%q) into %T failed but reported %d conversions", data, got, changes)
 	}
-}
-
-func splitJoined(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return j.Unwrap()
-	}
-	return []error{err}
 }
 
 // The fuzz types must stay what they claim to exercise.

@@ -131,12 +131,11 @@ func umDiff(want, got any) string {
 // errorPaths returns the Path of each *Error that err joins, in order, or
 // nil and false if some error is not an *Error.
 func errorPaths(err error) ([]string, bool) {
-	errs := []error{err}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = j.Unwrap()
+	if err == nil {
+		return nil, false
 	}
 	var paths []string
-	for _, e := range errs {
+	for _, e := range joinedErrors(err) {
 		ce, ok := e.(*Error)
 		if !ok {
 			return nil, false
@@ -429,6 +428,7 @@ func TestUnmarshal(t *testing.T) {
 			if !ok || err == nil {
 				t.Fatalf("Unmarshal(%s): error %T %v, want *coerce.Errors", tt.data, err, err)
 			}
+			checkErrorContract(t, err)
 			if d := cmp.Diff(tt.paths, paths); d != "" {
 				t.Errorf("Unmarshal(%s): %v: paths (-want +got):\n%s", tt.data, err, d)
 			}
