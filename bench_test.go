@@ -297,6 +297,7 @@ func BenchmarkHostile(b *testing.B) {
 		}
 	}
 }
+
 // The change report costs nothing while Options.OnChange is unset: the
 // same call with and without a callback, on arguments that conform (no
 // change to report either way) and on arguments as LLM clients send them.

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // collect returns Options that record every change, and the record.
@@ -48,7 +46,7 @@ func TestChangeReport(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			o, got := collect(Options{})
 			o.ToDeclared(tc.value, tc.declared)
-			if d := cmp.Diff(tc.want, *got); d != "" {
+			if d := diff(tc.want, *got); d != "" {
 				t.Errorf("changes (-want +got):\n%s", d)
 			}
 		})
@@ -75,7 +73,7 @@ func TestChangeReportFailuresAreNotReported(t *testing.T) {
 		*got = nil
 		call()
 		want := []Change{{Path: "/a", Declared: "integer", Found: String, Preview: "1", Rule: NumberFromText}}
-		if d := cmp.Diff(want, *got); d != "" {
+		if d := diff(want, *got); d != "" {
 			t.Errorf("changes (-want +got):\n%s", d)
 		}
 	}

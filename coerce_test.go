@@ -8,9 +8,6 @@ import (
 	"strings"
 	"testing"
 	"unicode"
-
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // The tables below follow the README's conversion rules row by row, one
@@ -78,7 +75,7 @@ func runCoerceCases(t *testing.T, cases []coerceCase) {
 					for _, e := range errorLeaves(err) {
 						paths = append(paths, e.Path)
 					}
-					if d := cmp.Diff(c.paths, paths); d != "" {
+					if d := diff(c.paths, paths); d != "" {
 						t.Errorf("ToDeclared(%s, %q): error paths (-want +got):\n%s\nerror: %v", short(c.in), c.declared, d, err)
 					}
 				}
@@ -715,7 +712,7 @@ func TestToDeclaredContract(t *testing.T) {
 
 				// Nothing lost: the caller's value is never modified.
 				if !equalNaN(before, c.in) {
-					t.Errorf("ToDeclared mutated its input:\n%s", cmp.Diff(before, c.in, cmpopts.EquateNaNs()))
+					t.Errorf("ToDeclared mutated its input:\n%s", diff(before, c.in))
 				}
 				// Conforms or says why.
 				if err != nil {
@@ -762,9 +759,10 @@ func TestErrorMessage(t *testing.T) {
 	if !errors.As(err, &e) {
 		t.Fatalf("error %v is not an *Error", err)
 	}
-	if diff := cmp.Diff(Error{Path: "/b", Declared: "integer", Value: "x", Err: ErrSyntax}, *e,
-		cmpopts.IgnoreFields(Error{}, "Detail"), cmpopts.EquateErrors()); diff != "" {
-		t.Errorf("*Error mismatch (-want +got):\n%s", diff)
+	got := *e
+	got.Detail = "" // what it says is not fixed
+	if d := diff(Error{Path: "/b", Declared: "integer", Value: "x", Err: ErrSyntax}, got); d != "" {
+		t.Errorf("*Error mismatch:\n%s", d)
 	}
 }
 
@@ -884,7 +882,7 @@ func TestStructured(t *testing.T) {
 		{"Here you go:\n```json\n{}\n```", nil},
 	} {
 		got, ok := Structured(c.in)
-		if diff := cmp.Diff(c.want, got); diff != "" || ok != (c.want != nil) {
+		if diff := diff(c.want, got); diff != "" || ok != (c.want != nil) {
 			t.Errorf("Structured(%q) = %#v, %v; want %#v (-want +got):\n%s", c.in, got, ok, c.want, diff)
 		}
 	}

@@ -1,5 +1,3 @@
 module github.com/coerce-go/coerce
 
 go 1.24
-
-require github.com/google/go-cmp v0.7.0

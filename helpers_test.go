@@ -17,12 +17,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
-
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // The helpers that the tests of this package share, each written once, in
@@ -277,11 +275,185 @@ func identical(a, b any) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-// equalNaN is reflect.DeepEqual with NaN equal to NaN. cmp.Equal alone
-// would do, but its time grows exponentially with the nesting of []any,
-// and some rows nest 100 deep; it is asked only when DeepEqual says no.
+// equalNaN is reflect.DeepEqual with NaN equal to NaN.
 func equalNaN(a, b any) bool {
-	return reflect.DeepEqual(a, b) || cmp.Equal(a, b, cmpopts.EquateNaNs())
+	return reflect.DeepEqual(a, b) || diff(a, b) == ""
+}
+
+// diff reports how got differs from want, a line per difference with its
+// path (at most maxDiffs), or "" when they are equal: deeply, as
+// reflect.DeepEqual compares, unexported fields too, nil and empty slices
+// and maps apart, except that a type's own Equal method decides where it
+// has one (time.Time), numbers of math/big compare by value, and NaN
+// equals NaN. It visits each value once, however deep.
+func diff(want, got any) string {
+	d := differ{seen: map[[3]uintptr]bool{}}
+	d.compare("", reflect.ValueOf(want), reflect.ValueOf(got))
+	if d.more > 0 {
+		d.lines = append(d.lines, fmt.Sprintf("(%d more differences)", d.more))
+	}
+	return strings.Join(d.lines, "\n")
+}
+
+const maxDiffs = 10
+
+type differ struct {
+	lines []string
+	more  int
+	seen  map[[3]uintptr]bool // pairs of pointers compared, by type: cycles end there
+}
+
+func (d *differ) add(path string, want, got reflect.Value) {
+	if len(d.lines) == maxDiffs {
+		d.more++
+		return
+	}
+	if path == "" {
+		path = "(top)"
+	}
+	d.lines = append(d.lines, fmt.Sprintf("%s: want %s, got %s", path, showValue(want), showValue(got)))
+}
+
+func showValue(v reflect.Value) string {
+	if !v.IsValid() {
+		return "nothing"
+	}
+	s := fmt.Sprintf("%#v", v)
+	if len(s) > 200 {
+		s = s[:197] + "..."
+	}
+	return s
+}
+
+var (
+	bigIntType   = reflect.TypeFor[*big.Int]()
+	bigFloatType = reflect.TypeFor[*big.Float]()
+)
+
+func (d *differ) compare(path string, w, g reflect.Value) {
+	if !w.IsValid() || !g.IsValid() {
+		if w.IsValid() != g.IsValid() {
+			d.add(path, w, g)
+		}
+		return
+	}
+	if w.Type() != g.Type() {
+		d.add(path, w, g)
+		return
+	}
+	t := w.Type()
+	switch {
+	case (t == bigIntType || t == bigFloatType) && w.CanInterface():
+		if w.IsNil() || g.IsNil() {
+			if w.IsNil() != g.IsNil() {
+				d.add(path, w, g)
+			}
+		} else if w.MethodByName("Cmp").Call([]reflect.Value{g})[0].Int() != 0 {
+			d.add(path, w, g)
+		}
+		return
+	case w.CanInterface():
+		if m, ok := t.MethodByName("Equal"); ok && m.Type.NumIn() == 2 && m.Type.In(1) == t &&
+			m.Type.NumOut() == 1 && m.Type.Out(0).Kind() == reflect.Bool && t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface {
+			if !w.Method(m.Index).Call([]reflect.Value{g})[0].Bool() {
+				d.add(path, w, g)
+			}
+			return
+		}
+	}
+	switch w.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice:
+		if w.IsNil() || g.IsNil() {
+			if w.IsNil() != g.IsNil() {
+				d.add(path, w, g)
+			}
+			return
+		}
+	}
+	switch w.Kind() {
+	case reflect.Pointer:
+		key := [3]uintptr{w.Pointer(), g.Pointer(), 0}
+		if key[0] == key[1] || d.seen[key] {
+			return
+		}
+		d.seen[key] = true
+		d.compare(path, w.Elem(), g.Elem())
+	case reflect.Interface:
+		if w.IsNil() || g.IsNil() {
+			if w.IsNil() != g.IsNil() {
+				d.add(path, w, g)
+			}
+			return
+		}
+		d.compare(path, w.Elem(), g.Elem())
+	case reflect.Struct:
+		for i := range w.NumField() {
+			d.compare(path+"."+t.Field(i).Name, w.Field(i), g.Field(i))
+		}
+	case reflect.Slice, reflect.Array:
+		if w.Kind() == reflect.Slice {
+			key := [3]uintptr{w.Pointer(), g.Pointer(), uintptr(w.Len())}
+			if key[0] == key[1] && w.Len() == g.Len() || d.seen[key] {
+				return
+			}
+			d.seen[key] = true
+		}
+		for i := range max(w.Len(), g.Len()) {
+			at := path + "/" + strconv.Itoa(i)
+			switch {
+			case i >= g.Len():
+				d.add(at, w.Index(i), reflect.Value{})
+			case i >= w.Len():
+				d.add(at, reflect.Value{}, g.Index(i))
+			default:
+				d.compare(at, w.Index(i), g.Index(i))
+			}
+		}
+	case reflect.Map:
+		key := [3]uintptr{w.Pointer(), g.Pointer(), 1}
+		if key[0] == key[1] || d.seen[key] {
+			return
+		}
+		d.seen[key] = true
+		keys := w.MapKeys()
+		for _, k := range g.MapKeys() {
+			if !w.MapIndex(k).IsValid() {
+				keys = append(keys, k)
+			}
+		}
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
+		for _, k := range keys {
+			d.compare(path+"/"+fmt.Sprint(k), w.MapIndex(k), g.MapIndex(k))
+		}
+	case reflect.Float32, reflect.Float64:
+		if a, b := w.Float(), g.Float(); a != b && !(a != a && b != b) {
+			d.add(path, w, g)
+		}
+	case reflect.Complex64, reflect.Complex128:
+		if w.Complex() != g.Complex() {
+			d.add(path, w, g)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if w.Int() != g.Int() {
+			d.add(path, w, g)
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if w.Uint() != g.Uint() {
+			d.add(path, w, g)
+		}
+	case reflect.String:
+		if w.String() != g.String() {
+			d.add(path, w, g)
+		}
+	case reflect.Bool:
+		if w.Bool() != g.Bool() {
+			d.add(path, w, g)
+		}
+	default: // funcs, channels, unsafe pointers: by identity
+		if w.Pointer() != g.Pointer() {
+			d.add(path, w, g)
+		}
+	}
 }
 
 // A numberRule says which numbers valueMismatch takes for equal. The tests
@@ -842,5 +1014,56 @@ func TestInPathOrder(t *testing.T) {
 		if got := inPathOrder(c.a, c.b); got != c.want {
 			t.Errorf("inPathOrder(%q, %q) = %t, want %t", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// diff is what most tests compare with: it must see every difference.
+func TestDiff(t *testing.T) {
+	type inner struct{ n int }
+	type outer struct {
+		A []any
+		m map[string]int
+		i *inner
+		B *big.Int
+		T time.Time
+	}
+	base := func() outer {
+		return outer{A: []any{1.0, "x", nil}, m: map[string]int{"a": 1}, i: &inner{2}, B: big.NewInt(7), T: time.Unix(5, 0)}
+	}
+	if d := diff(base(), base()); d != "" {
+		t.Errorf("equal values differ:\n%s", d)
+	}
+	same := base()
+	same.B = new(big.Int).SetBytes([]byte{7}) // another representation of 7
+	same.T = time.Unix(5, 0).In(time.FixedZone("x", 3600))
+	if d := diff(base(), same); d != "" {
+		t.Errorf("equal big.Int or time.Time differ:\n%s", d)
+	}
+	if d := diff([]any{math.NaN()}, []any{math.NaN()}); d != "" {
+		t.Errorf("NaN differs from NaN:\n%s", d)
+	}
+	for name, change := range map[string]func(*outer){
+		"element":        func(o *outer) { o.A[0] = 2.0 },
+		"element type":   func(o *outer) { o.A[0] = 1 },
+		"longer":         func(o *outer) { o.A = append(o.A, 1.0) },
+		"nil slice":      func(o *outer) { o.A = nil },
+		"empty slice":    func(o *outer) { o.A = []any{} },
+		"unexported map": func(o *outer) { o.m["b"] = 2 },
+		"nil map":        func(o *outer) { o.m = nil },
+		"pointee":        func(o *outer) { o.i.n = 3 },
+		"nil pointer":    func(o *outer) { o.i = nil },
+		"big.Int":        func(o *outer) { o.B = big.NewInt(8) },
+		"time":           func(o *outer) { o.T = o.T.Add(1) },
+	} {
+		got := base()
+		change(&got)
+		if diff(base(), got) == "" {
+			t.Errorf("diff misses a changed %s", name)
+		}
+	}
+	cycle := []any{nil}
+	cycle[0] = cycle
+	if d := diff(cycle, cycle); d != "" {
+		t.Errorf("a cycle differs from itself:\n%s", d)
 	}
 }

@@ -3,8 +3,6 @@ package coerce
 import (
 	"encoding/json"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // Regressions found by the examples, kept here at the level of the core:
@@ -33,7 +31,7 @@ func TestRegressionJSONTextRoundTrip(t *testing.T) {
 	}} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, ok := Structured(tt.text)
-			if d := cmp.Diff(tt.want, got); d != "" || ok != (tt.want != nil) {
+			if d := diff(tt.want, got); d != "" || ok != (tt.want != nil) {
 				t.Fatalf("Structured(%s) = %v (-want +got):\n%s", tt.text, ok, d)
 			}
 			v, err := ToDeclared(tt.text, "dict | list")

@@ -16,8 +16,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // The schemas in testdata/schemas are real: the Go SDK's and pydantic's were
@@ -53,7 +51,7 @@ func checkErrors(t *testing.T, how string, err error, want []wantError) []*Error
 	for _, w := range want {
 		wantPaths = append(wantPaths, w.path)
 	}
-	if d := cmp.Diff(wantPaths, paths); d != "" {
+	if d := diff(wantPaths, paths); d != "" {
 		t.Errorf("%s: error paths (-want +got):\n%s\nerror: %v", how, d, err)
 		return got
 	}
@@ -107,7 +105,7 @@ func runCoercionCases(t *testing.T, cases []coercionCase) {
 			args := decodeArgs(t, c.args)
 			before := deepCopy(args)
 			got, err := s.Coerce(args)
-			if d := cmp.Diff(before, args); d != "" {
+			if d := diff(before, args); d != "" {
 				t.Errorf("Coerce mutated its arguments (-before +after):\n%s", d)
 			}
 			checkErrors(t, "Coerce", err, c.errs)
@@ -738,7 +736,7 @@ func TestSchemaFromTypes(t *testing.T) {
 	if d := valueMismatch(got, want, byValue); d != "" {
 		t.Errorf("Coerce = %v: %s", got, d)
 	}
-	if d := cmp.Diff(before, args); d != "" {
+	if d := diff(before, args); d != "" {
 		t.Errorf("Coerce mutated its arguments (-before +after):\n%s", d)
 	}
 }
@@ -965,7 +963,7 @@ func TestSchemaForTypeFieldsAsEncodingJSON(t *testing.T) {
 	}
 	slices.Sort(keys)
 	slices.Sort(props)
-	if d := cmp.Diff(keys, props); d != "" {
+	if d := diff(keys, props); d != "" {
 		t.Errorf("properties differ from the keys json.Marshal writes, %s (-json +schema):\n%s", text, d)
 	}
 	for k, val := range written {
@@ -1018,7 +1016,7 @@ func TestSchemaPartialFailure(t *testing.T) {
 		got = append(got, ce)
 		gotFailures = append(gotFailures, failure{ce.Path, ce.Declared, ce.Value, ce.Err})
 	}
-	if d := cmp.Diff(want, gotFailures, cmp.Comparer(func(a, b error) bool { return a == b })); d != "" {
+	if d := diff(want, gotFailures); d != "" {
 		t.Errorf("errors (-want +got):\n%s", d)
 	}
 	for _, e := range got {
@@ -1046,7 +1044,7 @@ func TestSchemaCoerceCopyOnWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(before, broken); d != "" {
+	if d := diff(before, broken); d != "" {
 		t.Errorf("Coerce mutated its arguments (-before +after):\n%s", d)
 	}
 	if identical(got, broken) {
@@ -1067,7 +1065,7 @@ func TestSchemaCoerceCopyOnWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(before, nested); d != "" {
+	if d := diff(before, nested); d != "" {
 		t.Errorf("Coerce mutated its arguments (-before +after):\n%s", d)
 	}
 	gotTasks, inTasks := got["tasks"].([]any), nested["tasks"].([]any)

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // The names and aliases of the README's "Type names", by the kind they
@@ -124,7 +122,7 @@ func TestParseTypeGeneric(t *testing.T) {
 		for _, m := range typ.Members() {
 			members = append(members, m.String())
 		}
-		if d := cmp.Diff(c.members, members); d != "" {
+		if d := diff(c.members, members); d != "" {
 			t.Errorf("ParseType(%q).Members() (-want +got):\n%s", c.expr, d)
 		}
 	}
@@ -276,7 +274,7 @@ func TestTypeMembers(t *testing.T) {
 	for _, m := range u.Members() {
 		got = append(got, m.Kind().String()+":"+m.String())
 	}
-	if d := cmp.Diff([]string{"integer:integer", "string:string", "null:null"}, got); d != "" {
+	if d := diff([]string{"integer:integer", "string:string", "null:null"}, got); d != "" {
 		t.Errorf("Members (-want +got):\n%s", d)
 	}
 	for _, expr := range []string{"int", "list[int | str]", "any", "dict[str, int | None]"} {

@@ -11,8 +11,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // The types Unmarshal decodes into in these tests: a workflow step's typed
@@ -119,14 +117,8 @@ func (l *umLegacy) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(b, (*Alias)(l))
 }
 
-// umDiff compares decoded values, big numbers by value.
-func umDiff(want, got any) string {
-	return cmp.Diff(want, got,
-		cmp.AllowUnexported(umInput{}, fuzzInput{}),
-		cmp.Comparer(func(a, b *big.Int) bool { return a == nil && b == nil || a != nil && b != nil && a.Cmp(b) == 0 }),
-		cmp.Comparer(func(a, b *big.Float) bool { return a == nil && b == nil || a != nil && b != nil && a.Cmp(b) == 0 }),
-	)
-}
+// umDiff compares decoded values, big numbers by value (see diff).
+func umDiff(want, got any) string { return diff(want, got) }
 
 // errorPaths returns the Path of each *Error that err joins, in order, or
 // nil and false if some error is not an *Error.
@@ -429,7 +421,7 @@ func TestUnmarshal(t *testing.T) {
 				t.Fatalf("Unmarshal(%s): error %T %v, want *coerce.Errors", tt.data, err, err)
 			}
 			checkErrorContract(t, err)
-			if d := cmp.Diff(tt.paths, paths); d != "" {
+			if d := diff(tt.paths, paths); d != "" {
 				t.Errorf("Unmarshal(%s): %v: paths (-want +got):\n%s", tt.data, err, d)
 			}
 			if tt.is != nil && !errors.Is(err, tt.is) {
@@ -582,7 +574,7 @@ func TestUnmarshalSharesWhatJSONDecodesInPlace(t *testing.T) {
 	if err := Unmarshal([]byte(`{"labels":{"new":"2"},"lead":{"title":"t"}}`), &in); err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(map[string]int{"old": 1, "new": 2}, labels); d != "" {
+	if d := diff(map[string]int{"old": 1, "new": 2}, labels); d != "" {
 		t.Errorf("map decoded into in place (-want +got):\n%s", d)
 	}
 	if lead.ID != "old" || lead.Title != "t" || in.Lead != lead || in.Slug != "default" {
@@ -599,7 +591,7 @@ func TestUnmarshalOnChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"/limit null-from-text", "/tasks json-text", "/tasks/0/priority number-from-text"}
-	if d := cmp.Diff(want, got); d != "" {
+	if d := diff(want, got); d != "" {
 		t.Errorf("changes (-want +got):\n%s", d)
 	}
 	got = nil
@@ -707,7 +699,7 @@ func TestUnmarshalGoTypes(t *testing.T) {
 		for k, p := range s.Type().props {
 			got[k] = p.String()
 		}
-		if d := cmp.Diff(tt.want, got); d != "" {
+		if d := diff(tt.want, got); d != "" {
 			t.Errorf("fields of %T (-want +got):\n%s", tt.v, d)
 		}
 		// The field names are the keys encoding/json writes.
