@@ -42,14 +42,17 @@ func Unmarshal(data []byte, v any) error { return Options{}.Unmarshal(data, v) }
 // limits of o are the exception: text beyond MaxSize or MaxDepth is an
 // error.
 //
-// On error, *v keeps the value it had. Unmarshal decodes into a copy of *v,
-// so that defaults set before the call survive as with json.Unmarshal
-// (cfg := Config{Port: 8080}), and stores the result in *v only on success.
-// The copy is shallow: what encoding/json decodes into in place is shared
-// with *v, and may hold part of the input after an error: the entries of a
-// non-nil map, the value a non-nil pointer (or interface) points to, and
-// the backing array of a non-nil slice, whose elements it overwrites up to
-// the slice's capacity.
+// On error, nothing is written to *v. Into a zero *v (var in Input, the
+// usual case) the text is decoded in place, and *v is zeroed again on
+// error. Into a *v that holds values, so that defaults set before the call
+// survive as with json.Unmarshal (cfg := Config{Port: 8080}), the text is
+// decoded twice: first into a zero value of v's type, which must succeed,
+// then into a copy of *v, which is stored in *v. The copy is shallow, so
+// that second decoding writes into what *v shares (a non-nil map's
+// entries, what a non-nil pointer points to, a non-nil slice's backing
+// array) as json.Unmarshal does; it fails after the first succeeded only
+// if a type's UnmarshalJSON method answers differently for a value that
+// is not zero.
 //
 // A v that is not a non-nil pointer gets a [*json.InvalidUnmarshalError].
 // An error about the text or its conversion is an *Error, or several joined,
@@ -91,8 +94,8 @@ func (o Options) Unmarshal(data []byte, v any) error {
 	return err
 }
 
-// decodeInto decodes text into a shallow copy of *rv with json.Unmarshal,
-// and stores the result in *rv only if that succeeds.
+// decodeInto decodes text into *rv with json.Unmarshal, writing nothing
+// to *rv if that fails (see Unmarshal).
 func decodeInto(rv reflect.Value, text []byte) error {
 	if dst := rv.Elem(); dst.IsZero() {
 		// The usual case, var in Input: the zero value shares nothing,
@@ -104,7 +107,12 @@ func decodeInto(rv reflect.Value, text []byte) error {
 		}
 		return nil
 	}
+	// A trial into a zero value first: decoding into a copy of *v would
+	// write into what the copy shares with *v before any error.
 	fresh := reflect.New(rv.Type().Elem())
+	if err := json.Unmarshal(text, fresh.Interface()); err != nil {
+		return err
+	}
 	fresh.Elem().Set(rv.Elem())
 	if err := json.Unmarshal(text, fresh.Interface()); err != nil {
 		return err

@@ -582,6 +582,28 @@ func TestUnmarshalSharesWhatJSONDecodesInPlace(t *testing.T) {
 	}
 }
 
+// A decoding error writes nothing, not even into what a target holding
+// values shares with it: a later field that fails to decode (a deadline
+// that is no time) leaves the map entries and the pointee before it as
+// they were.
+func TestUnmarshalErrorWritesNothingShared(t *testing.T) {
+	labels := map[string]int{"old": 1}
+	lead := &umTask{ID: "old"}
+	tasks := make([]umTask, 1, 4)
+	in := umInput{Labels: labels, Lead: lead, Tasks: tasks, Slug: "default"}
+	err := Unmarshal([]byte(`{"labels":{"new":2},"lead":{"title":"t"},"tasks":[{"id":"x"}],"deadline":"yesterday"}`), &in)
+	if err == nil {
+		t.Fatal("no error for a deadline that is no time")
+	}
+	if len(labels) != 1 || lead.Title != "" || tasks[:1][0].ID != "" || in.Slug != "default" || in.Lead != lead {
+		t.Errorf("a failed Unmarshal wrote into the target: labels %v, lead %+v, tasks %+v, in %+v", labels, lead, tasks[:1], in)
+	}
+	var zero umInput
+	if Unmarshal([]byte(`{"labels":{"new":2},"deadline":"yesterday"}`), &zero) == nil || zero.Labels != nil {
+		t.Errorf("a failed Unmarshal into a zero value left %+v", zero)
+	}
+}
+
 // Conversions are reported once the value is decoded, and only then.
 func TestUnmarshalOnChange(t *testing.T) {
 	var got []string
