@@ -141,7 +141,7 @@ func skipNested[T ~string | ~[]byte](data T, i, outer, maxDepth int) (int, *Erro
 			if i, isInt, err = scanJSONNumber(data, i); err != nil {
 				return 0, err
 			}
-			if !isInt && jsonNumberOverflows(data, start, i) {
+			if !isInt && jsonMagnitude(data, start, i) > magFinite {
 				return 0, errJSONRange(data, start, i)
 			}
 		}
@@ -470,34 +470,41 @@ func scanJSONNumber[T ~string | ~[]byte](data T, i int) (end int, isInt bool, er
 	return i, isInt, nil
 }
 
-// jsonOverflowDigits are the digits of 2^1024 - 2^970, half an ulp above
-// math.MaxFloat64: decimal values at or above it round to infinity.
-const jsonOverflowDigits = "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792"
+// jsonNumberParts are the parts of valid JSON number text: its sign, the
+// spans of its integer and fraction digits, and its exponent.
+type jsonNumberParts struct {
+	neg                bool
+	intStart, intEnd   int
+	fracStart, fracEnd int   // empty without a fraction
+	exp                int64 // clamped to about ±2^40, beyond which no digit count reaches
+}
 
-// jsonNumberOverflows reports whether the valid JSON number data[start:end]
-// lies beyond float64's range, that is, whether strconv.ParseFloat would
-// return ±Inf, or zero for a number that is not zero. It allocates nothing and takes time linear in the
-// number's length whatever its exponent.
-func jsonNumberOverflows[T ~string | ~[]byte](data T, start, end int) bool {
+// maxJSONExp is where an exponent stops being read: no text is long
+// enough for its digits to bring a number with a larger exponent back
+// into float64's range, or to make it less than whole.
+const maxJSONExp = 1 << 40
+
+// splitJSONNumber splits the valid JSON number text data[start:end].
+func splitJSONNumber[T ~string | ~[]byte](data T, start, end int) (p jsonNumberParts) {
 	i := start
 	if data[i] == '-' {
+		p.neg = true
 		i++
 	}
-	intStart := i
+	p.intStart = i
 	for i < end && data[i]-'0' <= 9 {
 		i++
 	}
-	intEnd := i
-	fracStart, fracEnd := i, i
+	p.intEnd = i
+	p.fracStart, p.fracEnd = i, i
 	if i < end && data[i] == '.' {
 		i++
-		fracStart = i
+		p.fracStart = i
 		for i < end && data[i]-'0' <= 9 {
 			i++
 		}
-		fracEnd = i
+		p.fracEnd = i
 	}
-	var exp int64
 	if i < end { // exponent
 		i++
 		neg := false
@@ -506,49 +513,76 @@ func jsonNumberOverflows[T ~string | ~[]byte](data T, start, end int) bool {
 			i++
 		}
 		for ; i < end; i++ {
-			if exp < 1<<40 {
-				exp = exp*10 + int64(data[i]-'0')
+			if p.exp < maxJSONExp {
+				p.exp = p.exp*10 + int64(data[i]-'0')
 			}
 		}
 		if neg {
-			exp = -exp
+			p.exp = -p.exp
 		}
 	}
+	return p
+}
+
+// magnitude is where a number lies against float64's range.
+type magnitude uint8
+
+const (
+	magZero      magnitude = iota // zero, however written (-0.0e5)
+	magFinite                     // not zero, and a float64 holds it (perhaps rounded)
+	magOverflow                   // float64 would round it to ±Inf
+	magUnderflow                  // not zero, but float64 would round it to zero
+)
+
+// jsonMagnitude tells where the valid JSON number data[start:end] lies
+// against float64's range: magOverflow and magUnderflow are what
+// strconv.ParseFloat would turn into ±Inf or zero. It allocates nothing
+// and takes time linear in the number's length whatever its exponent.
+func jsonMagnitude[T ~string | ~[]byte](data T, start, end int) magnitude {
+	p := splitJSONNumber(data, start, end)
 	// The value is 0.d1d2d3... × 10^e10 with d1 the first nonzero digit.
 	first := -1
 	var e10 int64
-	for k := intStart; k < intEnd; k++ {
+	for k := p.intStart; k < p.intEnd; k++ {
 		if data[k] != '0' {
 			first = k
-			e10 = int64(intEnd-k) + exp
+			e10 = int64(p.intEnd-k) + p.exp
 			break
 		}
 	}
 	if first < 0 {
-		for k := fracStart; k < fracEnd; k++ {
+		for k := p.fracStart; k < p.fracEnd; k++ {
 			if data[k] != '0' {
 				first = k
-				e10 = exp - int64(k-fracStart)
+				e10 = p.exp - int64(k-p.fracStart)
 				break
 			}
 		}
 	}
 	switch {
-	case first < 0: // zero
-		return false
+	case first < 0:
+		return magZero
 	case e10 > int64(len(jsonOverflowDigits)):
-		return true
+		return magOverflow
 	case e10 == int64(len(jsonOverflowDigits)):
 		// Ties round to even, and MaxFloat64 is odd: the threshold itself overflows.
-		return compareDigits(data, first, fracEnd, jsonOverflowDigits) >= 0
+		if compareDigits(data, first, p.fracEnd, jsonOverflowDigits) >= 0 {
+			return magOverflow
+		}
 	case e10 < jsonUnderflowExp:
-		return true
+		return magUnderflow
 	case e10 == jsonUnderflowExp:
 		// Ties round to even, which is zero here: the threshold itself underflows.
-		return compareDigits(data, first, fracEnd, jsonUnderflowDigits) <= 0
+		if compareDigits(data, first, p.fracEnd, jsonUnderflowDigits) <= 0 {
+			return magUnderflow
+		}
 	}
-	return false
+	return magFinite
 }
+
+// jsonOverflowDigits are the digits of 2^1024 - 2^970, half an ulp above
+// math.MaxFloat64: decimal values at or above it round to infinity.
+const jsonOverflowDigits = "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792"
 
 // compareDigits compares the digits of data[first:end] (a point among them
 // is skipped) with digits, as decimal fractions of the same magnitude: -1,
@@ -958,7 +992,7 @@ func (d *jsonDecoder) number(i int) (any, int, *Error) {
 		return nil, 0, err
 	}
 	text := s[start:end]
-	if !isInt && jsonNumberOverflows(s, start, end) {
+	if !isInt && jsonMagnitude(s, start, end) > magFinite {
 		return nil, 0, errJSONRange(s, start, end)
 	}
 	if d.useNumber {
@@ -981,10 +1015,7 @@ func numberValue(text string, isInt bool) any {
 		}
 		return json.Number(text)
 	}
-	f, ok := jsonFastFloat(text)
-	if !ok {
-		f, _ = strconv.ParseFloat(text, 64)
-	}
+	f, _ := jsonFloat(text)
 	if f == math.Trunc(f) && !numberTextWhole(text) {
 		return json.Number(text)
 	}
@@ -1052,6 +1083,42 @@ func jsonExactInt(text string) (float64, bool) {
 		return f, true
 	}
 	return 0, false
+}
+
+// jsonDecimal returns the exact value of the valid JSON number text as its
+// significant digits (no leading or trailing zeros; "" for zero) and the
+// power of ten they are scaled by: 1.50e3 is ("15", 2), -0.05 is
+// (neg, "5", -2). A scale beyond ±2^30 is clamped there: no float64
+// reaches it. It allocates when the digits span the point.
+func jsonDecimal(text string) (neg bool, digits string, scale int) {
+	p := splitJSONNumber(text, 0, len(text))
+	lead := strings.TrimLeft(text[p.intStart:p.intEnd], "0")
+	frac := text[p.fracStart:p.fracEnd]
+	sc := p.exp - int64(len(frac))
+	if lead == "" {
+		frac = strings.TrimLeft(frac, "0")
+	}
+	digits = lead + frac // at most one is non-empty unless the digits span the point
+	trimmed := strings.TrimRight(digits, "0")
+	sc += int64(len(digits) - len(trimmed))
+	if trimmed == "" {
+		return p.neg, "", 0
+	}
+	return p.neg, trimmed, int(max(min(sc, 1<<30), -1<<30))
+}
+
+// jsonFloat returns the float64 nearest to the valid JSON number text, as
+// strconv.ParseFloat rounds it, and where the text lies against float64's
+// range (see jsonMagnitude): beyond it, the float64 is ±Inf or zero.
+func jsonFloat[T ~string | ~[]byte](text T) (float64, magnitude) {
+	if f, ok := jsonFastFloat(text); ok {
+		if f == 0 {
+			return f, magZero
+		}
+		return f, magFinite
+	}
+	f, _ := strconv.ParseFloat(string(text), 64)
+	return f, jsonMagnitude(text, 0, len(text))
 }
 
 var jsonPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}

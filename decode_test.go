@@ -343,8 +343,8 @@ func TestDecodeOverflowThreshold(t *testing.T) {
 		if (perr != nil) != c.overflow {
 			t.Fatalf("test case %.40s: strconv gives %v, %v", c.in, f, perr)
 		}
-		if got := jsonNumberOverflows(c.in, 0, len(c.in)); got != c.overflow {
-			t.Errorf("jsonNumberOverflows(%.40s...) = %v, want %v", c.in, got, c.overflow)
+		if got := jsonMagnitude(c.in, 0, len(c.in)) == magOverflow; got != c.overflow {
+			t.Errorf("jsonMagnitude(%.40s...) overflows: %v, want %v", c.in, got, c.overflow)
 		}
 		_, err := decDecode(t, c.in, false, 0)
 		if c.overflow != errors.Is(err, ErrPrecision) {
@@ -1081,4 +1081,31 @@ func decNum(f float64, useNumber bool) any {
 		return json.Number(strconv.FormatFloat(f, 'f', -1, 64))
 	}
 	return f
+}
+
+// TestJSONDecimal checks the exact value of number text: significant
+// digits and their scale.
+func TestJSONDecimal(t *testing.T) {
+	for _, c := range []struct {
+		in     string
+		neg    bool
+		digits string
+		scale  int
+	}{
+		{"0", false, "", 0},
+		{"-0.000e5", true, "", 0},
+		{"5", false, "5", 0},
+		{"1.50e3", false, "15", 2},
+		{"-0.05", true, "5", -2},
+		{"1200", false, "12", 2},
+		{"10.01", false, "1001", -2},
+		{"0.0010e-2", false, "1", -5},
+		{"1e9999999999999999999", false, "1", 1 << 30},
+		{"1e-9999999999999999999", false, "1", -1 << 30},
+	} {
+		neg, digits, scale := jsonDecimal(c.in)
+		if neg != c.neg || digits != c.digits || scale != c.scale {
+			t.Errorf("jsonDecimal(%q) = %v, %q, %d; want %v, %q, %d", c.in, neg, digits, scale, c.neg, c.digits, c.scale)
+		}
+	}
 }
