@@ -137,7 +137,9 @@ func (o Options) direct(value any, t *Type) (out any, err error, ok bool) {
 		c := convertScalar(&o, value, k, t)
 		switch {
 		case c.why != nil:
-			return value, &Error{Declared: t.String(), Value: value, Err: c.why.Err, Detail: c.why.Detail}, true
+			e := *c.why
+			e.Declared, e.Value = t.String(), value
+			return value, &e, true
 		case c.rule == 0:
 			return value, nil, true
 		case o.OnChange != nil:
@@ -185,7 +187,9 @@ func (o Options) plainText(s string, t *Type) (any, error) {
 		why = textKind(sh, t)
 	}
 	if why.why != nil {
-		return s, &Error{Declared: t.String(), Value: s, Err: why.why.Err, Detail: why.why.Detail}
+		e := *why.why
+		e.Declared, e.Value = t.String(), s
+		return s, &e
 	}
 	if o.MaxSize > 0 && len(text) > o.MaxSize {
 		return s, &Error{Declared: t.String(), Value: s, Err: ErrLimit, Detail: "JSON text longer than " + strconv.Itoa(o.MaxSize) + " bytes"}

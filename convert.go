@@ -177,7 +177,7 @@ func boolText(v any) string {
 func (w *walker) result(v any, t *Type, c conversion) result {
 	switch {
 	case c.why != nil:
-		return w.fail(v, t, c.why.Err, c.why.Detail)
+		return w.failWith(v, t, c.why)
 	case c.rule != 0:
 		return w.convert(v, t, c.out, c.rule)
 	}

@@ -19,8 +19,9 @@ import (
 // number a json.Number with its text as written. Nesting deeper than
 // maxDepth, invalid UTF-8, raw control characters, escaped lone surrogates,
 // trailing data and numbers beyond float64's range are errors. The error is
-// always an *Error with Err set (ErrSyntax, ErrLimit or ErrPrecision) and
-// Detail saying what and where; Path, Declared and Value are left empty.
+// always an *Error with Err set (ErrSyntax, ErrLimit or ErrPrecision),
+// Detail saying what and Offset where; Path, Declared and Value are left
+// empty.
 //
 // maxDepth <= 0 means the default, 10000. The top-level array or object is
 // at depth 1, so, as with encoding/json, 10000 nested arrays are accepted
@@ -627,7 +628,7 @@ const (
 // Errors. Offsets are byte offsets into the whole input.
 
 func errJSONAt(sentinel error, what string, off int) *Error {
-	return &Error{Err: sentinel, Detail: what + " at offset " + strconv.Itoa(off)}
+	return &Error{Err: sentinel, Detail: what, Offset: off}
 }
 
 func errJSONEOF(n int) *Error {

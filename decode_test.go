@@ -115,7 +115,7 @@ func decCheckSkip(t testing.TB, in string, maxDepth int, decErr error) {
 		case end > 0 && decIsSpace(in[end-1]):
 			t.Fatalf("skipValue(%.60q) = %d: includes trailing whitespace", in, end)
 		case rest < len(in):
-			want := &Error{Err: ErrSyntax, Detail: "trailing data at offset " + strconv.Itoa(rest)}
+			want := &Error{Err: ErrSyntax, Detail: "trailing data", Offset: rest}
 			if !decSameErr(decErr, want) {
 				t.Fatalf("skipValue(%.60q) = %d; decodeJSON: %v, want %v", in, end, decErr, want)
 			}
@@ -130,6 +130,16 @@ func decNested(open, close string, n int, inner string) string {
 }
 
 func decBigPow2(n uint) string { return new(big.Int).Lsh(big.NewInt(1), n).String() }
+
+// decDetail is the Detail of a decoding error with its offset, as the
+// error message writes it (but with an offset of 0 too).
+func decDetail(err error) string {
+	var e *Error
+	if !errors.As(err, &e) {
+		return ""
+	}
+	return e.Detail + " at offset " + strconv.Itoa(e.Offset)
+}
 
 type decCase struct {
 	in        string
@@ -164,8 +174,8 @@ func decRunCases(t *testing.T, cases []decCase) {
 			if !errors.Is(err, c.err) {
 				t.Fatalf("got %#v, %v; want error %v", got, err, c.err)
 			}
-			if c.detail != "" && err.(*Error).Detail != c.detail {
-				t.Fatalf("detail %q, want %q", err.(*Error).Detail, c.detail)
+			if got := decDetail(err); c.detail != "" && got != c.detail {
+				t.Fatalf("detail %q, want %q", got, c.detail)
 			}
 		})
 	}
@@ -556,8 +566,7 @@ func TestSkipValue(t *testing.T) {
 				end, err = skipValue(input, c.i, c.maxDepth)
 			}
 			if c.detail != "" {
-				var e *Error
-				if !errors.As(err, &e) || e.Detail != c.detail {
+				if decDetail(err) != c.detail {
 					t.Errorf("skipValue(%.40q, %d) = %d, %v; want error %q", c.in, c.i, end, err, c.detail)
 				}
 				continue
@@ -856,14 +865,13 @@ func decOurNumbers(v any) (any, bool) {
 	return v, true
 }
 
-// decErrOffset returns the offset an *Error's Detail ends with.
+// decErrOffset returns the offset of an *Error.
 func decErrOffset(t *testing.T, err error) int {
-	d := err.(*Error).Detail
-	off, cerr := strconv.Atoi(d[strings.LastIndexByte(d, ' ')+1:])
-	if cerr != nil {
-		t.Fatalf("error %q has no offset", d)
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %v is not an *Error", err)
 	}
-	return off
+	return e.Offset
 }
 
 // decLoneSurrogateAt reports whether data[off:] is an escaped surrogate that
@@ -1108,4 +1116,56 @@ func TestJSONDecimal(t *testing.T) {
 			t.Errorf("jsonDecimal(%q) = %v, %q, %d; want %v, %q, %d", c.in, neg, digits, scale, c.neg, c.digits, c.scale)
 		}
 	}
+}
+
+// TestErrorOffset checks that an error in JSON text says where reading
+// stopped, in the text read, and that other errors have no offset.
+func TestErrorOffset(t *testing.T) {
+	s, err := ParseSchema([]byte(`{"type": "object", "properties": {"ids": {"type": "array"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	coerceJSON := func(args string) error {
+		_, err := s.CoerceJSON([]byte(args))
+		return err
+	}
+	toDeclared := func(v any, declared string) error {
+		_, err := ToDeclared(v, declared)
+		return err
+	}
+	for _, c := range []struct {
+		name   string
+		err    error
+		offset int
+		msg    string
+	}{
+		{"text", toDeclared(`[1,]`, "list"), 3,
+			`coerce: want array, found string "[1,]": invalid syntax: invalid character ']' looking for beginning of value at offset 3`},
+		{"text with space around", toDeclared(" \n[1,]", "list"), 3, ""},
+		{"fenced", toDeclared("```json\n[1 2]\n```", "list[int]"), 3, ""},
+		{"double-encoded", toDeclared(`"[1,\"a\" 2]"`, "list"), 7, ""},
+		{"in a list", toDeclared([]any{map[string]any{}, `{"a":1e400}`}, "list[dict]"), 5,
+			`coerce: /1: want object, found string "{\"a\":1e400}": would lose precision: number 1e400 out of float64 range at offset 5`},
+		{"too deep", Options{MaxDepth: 2}.toDeclaredErr(`[[[1]]]`, "list"), 2, ""},
+		{"arguments", coerceJSON(`{"ids": [1, 2}`), 13,
+			`coerce: invalid syntax: invalid character '}' after array element at offset 13`},
+		{"at the start", toDeclared(`{x}`, "dict"), 1, ""},
+		{"no text", toDeclared("x", "int"), 0, `coerce: want integer, found string "x": invalid syntax: not a number`},
+		{"not JSON text", toDeclared("x", "list"), 0, ""},
+		{"NaN to text", toDeclared([]any{math.NaN()}, "str"), 0, ""},
+	} {
+		var e *Error
+		if !errors.As(c.err, &e) {
+			t.Errorf("%s: %v is not an *Error", c.name, c.err)
+			continue
+		}
+		if e.Offset != c.offset || c.msg != "" && e.Error() != c.msg {
+			t.Errorf("%s: offset %d, %q; want %d, %q", c.name, e.Offset, e.Error(), c.offset, c.msg)
+		}
+	}
+}
+
+func (o Options) toDeclaredErr(v any, declared string) error {
+	_, err := o.ToDeclared(v, declared)
+	return err
 }
