@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // Options configures coercion. The zero value gives the defaults described
@@ -58,7 +60,7 @@ type Options struct {
 }
 
 const (
-	defaultMaxDepth = 10000
+	defaultMaxDepth = jsonwire.DefaultMaxDepth
 	defaultMaxWork  = 1 << 23
 	workPerByte     = 32
 )

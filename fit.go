@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // A fitter answers whether values already conform to types, allocating
@@ -627,47 +629,30 @@ func numbersEqual(a, b any) bool {
 // fitArgs validates the argument object that starts at data[i] and fits
 // each parameter to its type; once one does not fit, the rest is only
 // validated.
-func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, err error) {
+func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, err *jsonwire.Error) {
 	fits = true
-	i = skipJSONSpace(data, i+1)
-	if i < len(data) && data[i] == '}' {
-		return i + 1, true, nil
-	}
-	for {
-		if i >= len(data) {
-			return 0, false, errJSONEOF(len(data))
-		}
-		if data[i] != '"' {
-			return 0, false, errJSONChar(data, i, "looking for beginning of object key string")
-		}
-		keyEnd, escaped, e := scanJSONString(data, i+1)
-		if e != nil {
-			return 0, false, e
+	i, more, err := jsonwire.Open(data, i, 0, f.maxDepth)
+	for more && err == nil {
+		var keyStart, keyEnd int
+		var escaped bool
+		if keyStart, keyEnd, escaped, i, err = jsonwire.Key(data, i); err != nil {
+			break
 		}
 		var ft *Type
 		if fits && params != nil {
-			ft = rawField(params, data[i+1:keyEnd-1], escaped)
-		}
-		if i, e = scanJSONColon(data, keyEnd); e != nil {
-			return 0, false, e
+			ft = rawField(params, data[keyStart:keyEnd], escaped)
 		}
 		var ok bool
-		if i, ok, e = f.fitRaw(data, i, ft, 1); e != nil {
-			return 0, false, e
+		if i, ok, err = f.fitRaw(data, i, ft, 1); err != nil {
+			break
 		}
 		fits = fits && ok
-		i = skipJSONSpace(data, i)
-		switch {
-		case i >= len(data):
-			return 0, false, errJSONEOF(len(data))
-		case data[i] == ',':
-			i = skipJSONSpace(data, i+1)
-		case data[i] == '}':
-			return i + 1, fits, nil
-		default:
-			return 0, false, errJSONChar(data, i, "after object key:value pair")
-		}
+		i, more, err = jsonwire.Next(data, i, true)
 	}
+	if err != nil {
+		return 0, false, err
+	}
+	return i, fits, nil
 }
 
 // rawField is Type.field for a key as it stands in JSON text, between its
@@ -765,17 +750,14 @@ func tokenKind(c byte) kind {
 // whitespace), nested in depth containers, and reports where it ends and
 // whether it fits t as it is. It allocates nothing (keys with escapes
 // aside), and reads each byte once.
-func (f *fitter) fitRaw(data []byte, i int, t *Type, depth int) (end int, ok bool, err *Error) {
-	i = skipJSONSpace(data, i)
-	if i >= len(data) {
-		return 0, false, errJSONEOF(len(data))
-	}
-	if t.isAny() {
-		end, err = skipNested(data, i, depth, f.maxDepth)
+func (f *fitter) fitRaw(data []byte, i int, t *Type, depth int) (end int, ok bool, err *jsonwire.Error) {
+	i = jsonwire.Space(data, i)
+	if i >= len(data) || t.isAny() {
+		end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
 		return end, err == nil, err
 	}
 	if f.work++; f.work > f.budget {
-		end, err = skipNested(data, i, depth, f.maxDepth)
+		end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
 		return end, false, err
 	}
 	k := tokenKind(data[i])
@@ -784,18 +766,18 @@ func (f *fitter) fitRaw(data []byte, i int, t *Type, depth int) (end int, ok boo
 		return f.fitRawUnion(data, i, t, k, depth)
 	case typeObject, typeArray:
 		if k == kindNull {
-			end, err = scanJSONLiteral(data, i, "null")
+			end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
 			return end, err == nil, err
 		}
 		if t.kind.valueKind() != k || !t.constrains() {
-			end, err = skipNested(data, i, depth, f.maxDepth)
+			end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
 			return end, t.kind.valueKind() == k, err
 		}
 		var mask uint64
 		end, mask, err = f.fitRawMany(data, i, []*Type{t}, depth, nil)
 		return end, mask != 0, err
 	}
-	end, err = skipNested(data, i, depth, f.maxDepth)
+	end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
 	if err != nil {
 		return 0, false, err
 	}
@@ -808,19 +790,19 @@ func fitRawScalar(tok []byte, k kind, t *Type) bool {
 	case k == kindNull:
 		return true
 	case t.kind == typeInteger:
-		return k == kindNumber && numberTextWhole(tok)
+		return k == kindNumber && jsonwire.IsWhole(tok)
 	}
 	return t.kind.valueKind() == k
 }
 
 // fitRawUnion is fitUnion on JSON text.
-func (f *fitter) fitRawUnion(data []byte, i int, u *Type, k kind, depth int) (int, bool, *Error) {
+func (f *fitter) fitRawUnion(data []byte, i int, u *Type, k kind, depth int) (int, bool, *jsonwire.Error) {
 	var ms typeSet
 	keyed := false
 	for _, m := range u.members {
 		if matchesKind(m.kind, k) || k == kindNumber && m.kind == typeInteger {
 			if ms.add(m) < 0 {
-				end, err := skipNested(data, i, depth, f.maxDepth)
+				end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
 				return end, false, err
 			}
 			keyed = keyed || m.keyed
@@ -828,10 +810,10 @@ func (f *fitter) fitRawUnion(data []byte, i int, u *Type, k kind, depth int) (in
 	}
 	switch {
 	case k == kindNull:
-		end, err := scanJSONLiteral(data, i, "null")
-		return end, true, err
+		end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
+		return end, err == nil, err
 	case ms.n == 0:
-		end, err := skipNested(data, i, depth, f.maxDepth)
+		end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
 		return end, false, err
 	case ms.n == 1 && !keyed:
 		return f.fitRaw(data, i, ms.list[0], depth)
@@ -847,14 +829,14 @@ func (f *fitter) fitRawUnion(data []byte, i int, u *Type, k kind, depth int) (in
 // fitRawMany is fitMany on JSON text: it validates the value at data[i]
 // and returns the set of types of ts it fits; with ks, it also tells how
 // an object meets the keywords of each object type.
-func (f *fitter) fitRawMany(data []byte, i int, ts []*Type, depth int, ks *[maxSet]keys) (int, uint64, *Error) {
+func (f *fitter) fitRawMany(data []byte, i int, ts []*Type, depth int, ks *[maxSet]keys) (int, uint64, *jsonwire.Error) {
 	if f.work += len(ts); f.work > f.budget {
-		end, err := skipNested(data, i, depth, f.maxDepth)
+		end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
 		return end, 0, err
 	}
 	k := tokenKind(data[i])
 	if k != kindObject && k != kindArray {
-		end, err := skipNested(data, i, depth, f.maxDepth)
+		end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -866,8 +848,9 @@ func (f *fitter) fitRawMany(data []byte, i int, ts []*Type, depth int, ks *[maxS
 		}
 		return end, mask, nil
 	}
-	if depth >= f.maxDepth {
-		return 0, 0, errJSONDepth(f.maxDepth, i)
+	i, more, err := jsonwire.Open(data, i, depth, f.maxDepth)
+	if err != nil {
+		return 0, 0, err
 	}
 	tk := typeArray
 	if k == kindObject {
@@ -879,43 +862,20 @@ func (f *fitter) fitRawMany(data []byte, i int, ts []*Type, depth int, ks *[maxS
 		kt.start(ts, mask)
 	}
 	var cs typeSet
-	n := 0
-	i = skipJSONSpace(data, i+1)
-	closer := byte(']')
-	if k == kindObject {
-		closer = '}'
-	}
-	if i < len(data) && data[i] == closer {
-		kt.finish(ts, ks)
-		return i + 1, mask, nil
-	}
-	for {
+	for n := 0; more; n++ {
 		at := rawChild{index: n}
 		if k == kindObject {
-			if i >= len(data) {
-				return 0, 0, errJSONEOF(len(data))
-			}
-			if data[i] != '"' {
-				return 0, 0, errJSONChar(data, i, "looking for beginning of object key string")
-			}
-			keyEnd, escaped, err := scanJSONString(data, i+1)
+			keyStart, keyEnd, escaped, next, err := jsonwire.Key(data, i)
 			if err != nil {
 				return 0, 0, err
 			}
-			at = rawChild{key: data[i+1 : keyEnd-1], escaped: escaped, index: -1}
-			if i, err = scanJSONColon(data, keyEnd); err != nil {
-				return 0, 0, err
-			}
-			i = skipJSONSpace(data, i)
-			if i >= len(data) {
-				return 0, 0, errJSONEOF(len(data))
-			}
+			at = rawChild{key: data[keyStart:keyEnd], escaped: escaped, index: -1}
+			i = next
 			kt.key(ts, at)
 		}
-		var err *Error
 		valStart := i
 		if mask == 0 {
-			i, err = skipNested(data, i, depth+1, f.maxDepth)
+			i, err = jsonwire.Skip(data, i, depth+1, f.maxDepth)
 		} else {
 			i, mask, err = f.fitRawChild(data, i, ts, mask, &cs, at, depth)
 		}
@@ -925,26 +885,16 @@ func (f *fitter) fitRawMany(data []byte, i int, ts []*Type, depth int, ks *[maxS
 		if k == kindObject && kt.on {
 			kt.value(ts, at, data[valStart:i])
 		}
-		n++
-		i = skipJSONSpace(data, i)
-		switch {
-		case i >= len(data):
-			return 0, 0, errJSONEOF(len(data))
-		case data[i] == ',':
-			i = skipJSONSpace(data, i+1)
-		case data[i] == closer:
-			kt.finish(ts, ks)
-			return i + 1, mask, nil
-		case k == kindObject:
-			return 0, 0, errJSONChar(data, i, "after object key:value pair")
-		default:
-			return 0, 0, errJSONChar(data, i, "after array element")
+		if i, more, err = jsonwire.Next(data, i, k == kindObject); err != nil {
+			return 0, 0, err
 		}
 	}
+	kt.finish(ts, ks)
+	return i, mask, nil
 }
 
 // fitRawChild is fitChild on JSON text.
-func (f *fitter) fitRawChild(data []byte, i int, ts []*Type, mask uint64, cs *typeSet, at rawChild, depth int) (int, uint64, *Error) {
+func (f *fitter) fitRawChild(data []byte, i int, ts []*Type, mask uint64, cs *typeSet, at rawChild, depth int) (int, uint64, *jsonwire.Error) {
 	cs.reset()
 	var idx [maxSet]int8
 	for j, t := range ts {
@@ -957,16 +907,16 @@ func (f *fitter) fitRawChild(data []byte, i int, ts []*Type, mask uint64, cs *ty
 			continue
 		}
 		if idx[j] = int8(cs.add(ct)); idx[j] < 0 {
-			end, err := skipNested(data, i, depth+1, f.maxDepth)
+			end, err := jsonwire.Skip(data, i, depth+1, f.maxDepth)
 			return end, 0, err
 		}
 	}
 	var end int
 	var got uint64
-	var err *Error
+	var err *jsonwire.Error
 	switch cs.n {
 	case 0:
-		end, err = skipNested(data, i, depth+1, f.maxDepth)
+		end, err = jsonwire.Skip(data, i, depth+1, f.maxDepth)
 		return end, mask, err
 	case 1:
 		var ok bool

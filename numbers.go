@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // A numeral is a numeric string as the README admits them: surrounding
@@ -13,8 +15,7 @@ import (
 // optional fraction (".5" and "5." too) and exponent. It is read once, into
 // JSON number text, and is then judged by the rules of JSON numbers, so
 // that wholeness, exactness and float64's range have one implementation
-// for both (see the jsonMagnitude, numberTextWhole, jsonExactInt and
-// jsonDecimal of the decoder).
+// for both, in package jsonwire.
 type numeral struct {
 	text  string // the number as JSON text: no '+', no leading zeros, no bare point, exponent "e" and its value
 	neg   bool
@@ -118,7 +119,7 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // significand returns the significant digits (no leading or trailing
 // zeros; "" for zero) and the power of ten they are scaled by.
 func (n numeral) significand() (digits string, scale int) {
-	_, digits, scale = jsonDecimal(n.text)
+	_, digits, scale = jsonwire.Decimal(n.text)
 	return digits, scale
 }
 
@@ -134,9 +135,9 @@ func (n numeral) value(integer, useNumber bool) (any, *Error) {
 	if n.plain {
 		return wholeNumber(n.text, useNumber), nil
 	}
-	f, mag := jsonFloat(n.text)
+	f, mag := jsonwire.Float(n.text)
 	switch {
-	case mag == magZero: // in any spelling
+	case mag == jsonwire.Zero: // in any spelling
 		switch {
 		case useNumber && n.neg:
 			return json.Number("-0"), nil
@@ -148,22 +149,22 @@ func (n numeral) value(integer, useNumber bool) (any, *Error) {
 		return float64(0), nil
 	case !integer:
 		switch {
-		case mag == magOverflow:
+		case mag == jsonwire.Overflow:
 			return nil, outOfRange
-		case mag == magUnderflow:
+		case mag == jsonwire.Underflow:
 			return nil, tooSmall
 		case useNumber:
 			return json.Number(n.text), nil
 		}
 		return f, nil
-	case !numberTextWhole(n.text):
+	case !jsonwire.IsWhole(n.text):
 		return nil, notWhole
 	case !useNumber && math.Abs(f) < 1<<53:
 		// A whole number below 2^53 is its float64, exactly; larger ones
 		// are written out as the digits they stand for.
 		return f, nil
 	}
-	neg, digits, scale := jsonDecimal(n.text)
+	neg, digits, scale := jsonwire.Decimal(n.text)
 	if len(digits)+scale > maxFloatDigits {
 		return nil, outOfRange
 	}
@@ -179,7 +180,7 @@ func (n numeral) value(integer, useNumber bool) (any, *Error) {
 // json.Number: the decoder's rule for integers in JSON text.
 func wholeNumber(text string, useNumber bool) any {
 	if !useNumber {
-		if f, ok := jsonExactInt(text); ok {
+		if f, ok := jsonwire.ExactInt(text); ok {
 			return f
 		}
 	}
@@ -195,10 +196,10 @@ func numberTraits(v any) (num, finite, whole bool) {
 	case json.Number:
 		// Only JSON number text is a number: "+5", " 5" or "007" could not
 		// be written as JSON as they are.
-		if !isJSONNumber(string(x)) {
+		if !jsonwire.IsNumber(x) {
 			return false, false, false
 		}
-		return true, true, numberTextWhole(string(x))
+		return true, true, jsonwire.IsWhole(x)
 	case int, int64, int32, int16, int8, uint, uint64, uint32, uint16, uint8, uintptr:
 		return true, true, true
 	case float32:
@@ -235,12 +236,12 @@ func numberText(v any) (string, bool) {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return "", false
 		}
-		return string(appendFloat(nil, x, 64)), true
+		return string(jsonwire.AppendFloat(nil, x, 64)), true
 	case float32:
 		if f := float64(x); math.IsNaN(f) || math.IsInf(f, 0) {
 			return "", false
 		}
-		return string(appendFloat(nil, float64(x), 32)), true
+		return string(jsonwire.AppendFloat(nil, float64(x), 32)), true
 	case json.Number:
 		return string(x), true
 	case int:
@@ -278,42 +279,4 @@ func zeroOrOne(v any) (one, ok bool) {
 		return true, true
 	}
 	return false, false
-}
-
-// numberTextWhole reports whether valid JSON number text is a whole
-// number, judged on its digits, without allocating: the digits that the
-// exponent leaves after the point must all be zero.
-func numberTextWhole[T ~string | ~[]byte](text T) bool {
-	p := splitJSONNumber(text, 0, len(text))
-	if p.fracStart == p.fracEnd && p.exp >= 0 {
-		return true // an integer, perhaps scaled up
-	}
-	// Digits after the point once the exponent has moved it: the last
-	// len(frac)-exp digits of int+frac.
-	nInt, nFrac := int64(p.intEnd-p.intStart), int64(p.fracEnd-p.fracStart)
-	after := nFrac - p.exp
-	if after <= 0 {
-		return true
-	}
-	for k := max(nInt+nFrac-after, 0); k < nInt+nFrac; k++ {
-		var c byte
-		if k < nInt {
-			c = text[p.intStart+int(k)]
-		} else {
-			c = text[p.fracStart+int(k-nInt)]
-		}
-		if c != '0' {
-			return false
-		}
-	}
-	return true
-}
-
-// isJSONNumber reports whether s is exactly one JSON number.
-func isJSONNumber(s string) bool {
-	if s == "" {
-		return false
-	}
-	end, _, err := scanJSONNumber(s, 0)
-	return err == nil && end == len(s)
 }

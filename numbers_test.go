@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // TestNumeralValue converts numeric strings by the README's rules, which
@@ -107,7 +109,7 @@ func TestScanNumeral(t *testing.T) {
 		"1e99999", "000.000e-000",
 	} {
 		n, ok := scanNumeral(in)
-		if !ok || !isJSONNumber(n.text) {
+		if !ok || !jsonwire.IsNumber(n.text) {
 			t.Errorf("scanNumeral(%q) = %q, %v: not JSON number text", in, n.text, ok)
 			continue
 		}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // CoerceJSON is Coerce on the JSON text of an argument object, for SDKs
@@ -26,15 +28,15 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 		return args, &Error{Declared: "object", Value: json.RawMessage(args), Err: ErrLimit,
 			Detail: "arguments longer than " + strconv.Itoa(s.opts.MaxSize) + " bytes"}
 	}
-	start := skipJSONSpace(args, 0)
+	start := jsonwire.Space(args, 0)
 	if string(trimSpace(args)) == "null" {
 		return args, nil // no arguments: absence is a validator's business
 	}
 	f := newFitter(s.opts)
 	if start == len(args) || args[start] != '{' {
-		end, err := skipValue(args, start, f.maxDepth)
+		end, err := jsonwire.Skip(args, start, 0, f.maxDepth)
 		if err == nil {
-			err = trailing(args, end)
+			err = jsonwire.End(args, end)
 		}
 		if err != nil {
 			return args, rawFail(args, err)
@@ -44,7 +46,7 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 	// One pass validates the text and fits each parameter to its type.
 	end, fits, err := f.fitArgs(args, start, s.params)
 	if err == nil {
-		err = trailing(args, end)
+		err = jsonwire.End(args, end)
 	}
 	if err != nil {
 		return args, rawFail(args, err)
@@ -60,20 +62,11 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 	return w.rawArgs(args, start, end, s.params)
 }
 
-// rawFail completes an error about the argument text as a whole.
-func rawFail(args []byte, err error) error {
-	e := *err.(*Error)
+// rawFail is the error of argument text that is not valid JSON.
+func rawFail(args []byte, err *jsonwire.Error) error {
+	e := wireError(err)
 	e.Value = json.RawMessage(args)
-	return &e
-}
-
-// trailing reports anything but whitespace after the value that ends at
-// data[end].
-func trailing(data []byte, end int) error {
-	if skipJSONSpace(data, end) != len(data) {
-		return errJSONAt(ErrSyntax, "trailing data", end)
-	}
-	return nil
+	return e
 }
 
 // rawArgs is the walk of CoerceJSON's arguments that do not all fit: each
@@ -87,21 +80,19 @@ func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, err
 	var edits []*rawEdit
 	var fail *failure
 	var chg *changes
-	i := skipJSONSpace(args, start+1)
-	for i < end && args[i] == '"' {
-		keyStart := i
-		keyEnd, escaped, _ := scanJSONString(args, i+1)
-		i, _ = scanJSONColon(args, keyEnd)
-		lo := skipJSONSpace(args, i)
+	i, more, _ := jsonwire.Open(args, start, 0, w.maxDepth)
+	for more {
+		keyQuote := i
+		keyStart, keyEnd, escaped, lo, _ := jsonwire.Key(args, i)
 		var ft *Type
-		if !w.superseded[keyStart] {
-			ft = rawField(params, args[keyStart+1:keyEnd-1], escaped)
+		if !w.superseded[keyQuote] {
+			ft = rawField(params, args[keyStart:keyEnd], escaped)
 		}
 		hi := 0
 		if ft.isAny() {
-			hi, _ = skipNested(args, lo, 0, 1<<30)
+			hi, _ = jsonwire.Skip(args, lo, 0, 1<<30)
 		} else {
-			at := rawChild{key: args[keyStart+1 : keyEnd-1], escaped: escaped, index: -1}
+			at := rawChild{key: args[keyStart:keyEnd], escaped: escaped, index: -1}
 			var r result
 			hi, r = w.rawOne(args, lo, ft, 1)
 			if w.limit != nil {
@@ -110,7 +101,7 @@ func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, err
 					e.Declared, e.Value = "object", json.RawMessage(args)
 					return args, &e
 				}
-				hi, _ = skipNested(args, lo, 0, 1<<30)
+				hi, _ = jsonwire.Skip(args, lo, 0, 1<<30)
 				e.Declared, e.Value = ft.String(), json.RawMessage(args[lo:hi])
 				w.limit = nil
 				r = result{state: failed, fail: leafFailure(e)}
@@ -131,10 +122,7 @@ func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, err
 				}
 			}
 		}
-		i = skipJSONSpace(args, hi)
-		if i < end && args[i] == ',' {
-			i = skipJSONSpace(args, i+1)
-		}
+		i, more, _ = jsonwire.Next(args, hi, true)
 	}
 	out := args
 	if len(edits) > 0 {
@@ -333,7 +321,7 @@ func (w *walker) rawKinds(data []byte, i int, es []*Type, rb, depth int) int {
 	if k == kindObject || k == kindArray {
 		return w.rawContainer(data, i, k, es, rb, depth)
 	}
-	end, _ := skipNested(data, i, 0, 1)
+	end, _ := jsonwire.Skip(data, i, 0, 1)
 	if w.limit != nil || !w.spend(walkCost*len(es)) || k == kindNull {
 		return end
 	}
@@ -346,7 +334,7 @@ func (w *walker) rawKinds(data []byte, i int, es []*Type, rb, depth int) int {
 		}
 	}
 	if conv := w.types[tb:]; len(conv) > 0 {
-		val := decodeScalar(data[i:end], w.o.UseNumber)
+		val := jsonwire.DecodeScalar(data[i:end], w.o.UseNumber)
 		vb := w.eval(val, conv, depth, false)
 		for n, t := range conv {
 			r := w.res[vb+n]
@@ -368,9 +356,8 @@ func (w *walker) rawKinds(data []byte, i int, es []*Type, rb, depth int) int {
 func (w *walker) rawContainer(data []byte, i int, k kind, es []*Type, rb, depth int) int {
 	lo := i
 	tk := typeArray
-	closer := byte(']')
 	if k == kindObject {
-		tk, closer = typeObject, '}'
+		tk = typeObject
 	}
 	cb := len(w.cands)
 	for j, t := range es {
@@ -383,43 +370,39 @@ func (w *walker) rawContainer(data []byte, i int, k kind, es []*Type, rb, depth 
 		}
 	}
 	if len(w.cands) == cb || w.limit != nil || !w.spend(walkCost*len(es)) {
-		end, _ := skipNested(data, i, 0, 1<<30)
+		end, _ := jsonwire.Skip(data, i, 0, 1<<30)
 		w.cands = w.cands[:cb]
 		w.containerRest(data, lo, end, tk, es, rb, depth)
 		return end
 	}
 	if depth >= w.maxDepth {
 		w.tooDeep()
-		end, _ := skipNested(data, i, 0, 1<<30)
+		end, _ := jsonwire.Skip(data, i, 0, 1<<30)
 		w.cands = w.cands[:cb]
 		return end
 	}
-	i = skipJSONSpace(data, i+1)
-	for n := 0; data[i] != closer; n++ {
+	i, more, _ := jsonwire.Open(data, i, depth, w.maxDepth)
+	for n := 0; more; n++ {
 		at := rawChild{index: n}
-		keyStart := i
+		keyQuote := i
 		if k == kindObject {
-			keyEnd, escaped, _ := scanJSONString(data, i+1)
-			at = rawChild{key: data[i+1 : keyEnd-1], escaped: escaped, index: -1}
-			i, _ = scanJSONColon(data, keyEnd)
-			i = skipJSONSpace(data, i)
+			keyStart, keyEnd, escaped, next, _ := jsonwire.Key(data, i)
+			at = rawChild{key: data[keyStart:keyEnd], escaped: escaped, index: -1}
+			i = next
 		}
-		if k == kindObject && w.superseded[keyStart] {
-			i, _ = skipNested(data, i, 0, 1<<30) // a later occurrence decides
+		if k == kindObject && w.superseded[keyQuote] {
+			i, _ = jsonwire.Skip(data, i, 0, 1<<30) // a later occurrence decides
 		} else {
 			i = w.rawMember(data, i, at, cb, depth)
 		}
 		if w.limit != nil {
-			end, _ := skipNested(data, lo, 0, 1<<30)
+			end, _ := jsonwire.Skip(data, lo, 0, 1<<30)
 			w.cands = w.cands[:cb]
 			return end
 		}
-		i = skipJSONSpace(data, i)
-		if data[i] == ',' {
-			i = skipJSONSpace(data, i+1)
-		}
+		i, more, _ = jsonwire.Next(data, i, k == kindObject)
 	}
-	end := i + 1
+	end := i
 	for ci := cb; ci < len(w.cands); ci++ {
 		c := &w.cands[ci]
 		r := result{}
@@ -475,7 +458,7 @@ func (w *walker) rawMember(data []byte, i int, at rawChild, cb, depth int) int {
 		}
 	}
 	if len(w.types) == tb {
-		end, _ := skipNested(data, i, 0, 1<<30)
+		end, _ := jsonwire.Skip(data, i, 0, 1<<30)
 		return end
 	}
 	n := len(w.cands)
