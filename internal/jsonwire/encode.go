@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,8 +22,8 @@ import (
 // map[string]any, []any, string, bool, nil, the float, int and uint types,
 // json.Number and json.RawMessage are written here, byte for byte as
 // encoding/json writes them; any other value (structs, typed maps and
-// slices, pointers, Marshalers) is handed to encoding/json for its subtree.
-// An invalid
+// slices, pointers, Marshalers) is handed to encoding/json for its subtree,
+// and its errors are mapped by their types (see stdErrorKind). An invalid
 // json.Number or json.RawMessage is a Syntax error. On error dst is
 // returned unchanged.
 func Append(dst []byte, v any, maxDepth int) ([]byte, *Error) {
@@ -268,21 +269,46 @@ func (e *encoder) fallback(v any) *Error {
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		e.buf = e.buf[:n]
-		detail := strings.TrimPrefix(err.Error(), "json: ")
-		var unsupported *json.UnsupportedValueError
-		var syntax *json.SyntaxError
-		switch {
-		case errors.As(err, &unsupported) && strings.HasPrefix(unsupported.Str, "encountered a cycle"):
-			return &Error{Kind: Depth, Msg: detail}
-		case errors.As(err, &syntax) || strings.HasPrefix(detail, "invalid number literal"):
-			return &Error{Kind: Syntax, Msg: detail}
-		}
-		return &Error{Kind: Unsupported, Msg: detail}
+		return &Error{Kind: stdErrorKind(err), Msg: strings.TrimPrefix(err.Error(), "json: ")}
 	}
 	if len(e.buf) > n && e.buf[len(e.buf)-1] == '\n' {
 		e.buf = e.buf[:len(e.buf)-1]
 	}
 	return nil
+}
+
+// stdErrorKind classifies an error of encoding/json's encoder by its type.
+func stdErrorKind(err error) ErrorKind {
+	var syntax *json.SyntaxError
+	var value *json.UnsupportedValueError
+	var typ *json.UnsupportedTypeError
+	var marshaler *json.MarshalerError
+	switch {
+	case errors.As(err, &syntax):
+		// Text that is not JSON: a MarshalJSON result or a
+		// json.RawMessage inside the value, reported inside a
+		// MarshalerError or not.
+		return Syntax
+	case errors.As(err, &value):
+		// A float that is NaN or ±Inf, or a map, slice or pointer met
+		// again inside itself: a cycle, which ends in too deep a value
+		// here, as it does in Append.
+		if k := value.Value.Kind(); k == reflect.Float32 || k == reflect.Float64 {
+			return Unsupported
+		}
+		return Depth
+	case errors.As(err, &typ), errors.As(err, &marshaler):
+		// A channel, function or complex number; an error of a
+		// MarshalJSON or MarshalText method.
+		return Unsupported
+	}
+	// encoding/json reports two errors without a type: an invalid
+	// json.Number literal, and a map key whose MarshalText fails (whose
+	// message quotes the method's error rather than wrapping it). No type
+	// tells them apart, and their text is no API. Both are Syntax: the
+	// name is exact for the first, the commoner, and the second is a key
+	// that has no JSON text either.
+	return Syntax
 }
 
 const hexDigits = "0123456789abcdef"

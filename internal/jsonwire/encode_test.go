@@ -63,6 +63,11 @@ func (m encMarshaler) MarshalJSON() ([]byte, error) {
 
 type encTextMarshaler int
 
+// encBadKey is a map key that has no text.
+type encBadKey int
+
+func (encBadKey) MarshalText() ([]byte, error) { return nil, errors.New("no text") }
+
 func (m encTextMarshaler) MarshalText() ([]byte, error) {
 	return []byte(fmt.Sprint("<", int(m), ">")), nil
 }
@@ -145,6 +150,7 @@ func TestEncodeErrors(t *testing.T) {
 		{"float32 NaN", float32(math.NaN()), 0, Unsupported, "NaN is not a JSON number"},
 		{"float32 Inf", []any{float32(math.Inf(1))}, 0, Unsupported, "+Inf is not a JSON number"},
 		{"NaN in struct", struct{ F float64 }{math.NaN()}, 0, Unsupported, ""},
+		{"Inf in typed map", map[string]float32{"a": float32(math.Inf(1))}, 0, Unsupported, ""},
 		{"invalid Number", json.Number("1.2.3"), 0, Syntax, `invalid number literal "1.2.3"`},
 		{"Number +1", []any{json.Number("+1")}, 0, Syntax, ""},
 		{"Number 01", json.Number("01"), 0, Syntax, ""},
@@ -158,6 +164,9 @@ func TestEncodeErrors(t *testing.T) {
 		{"complex", complex(1, 2), 0, Unsupported, ""},
 		{"Marshaler error", encMarshaler{"error"}, 0, Unsupported, ""},
 		{"Marshaler invalid", encMarshaler{"{"}, 0, Syntax, ""},
+		{"RawMessage in struct", struct{ R json.RawMessage }{json.RawMessage("[1,")}, 0, Syntax, ""},
+		// encoding/json gives no type to this error (see stdErrorKind).
+		{"map key without text", map[encBadKey]any{1: 1.0}, 0, Syntax, ""},
 		{"cyclic map", cyclicMap, 0, Depth, "nesting deeper than 10000 (a cycle?)"},
 		{"cyclic slice", cyclicSlice, 0, Depth, ""},
 		{"cycle through map and slice", mutualMap, 0, Depth, ""},
