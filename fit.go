@@ -1,7 +1,6 @@
 package coerce
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
 
@@ -659,7 +658,7 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 // quotes: decoded only if it has escapes.
 func rawField(t *Type, key []byte, escaped bool) *Type {
 	if escaped {
-		return t.field(keyString(key))
+		return t.field(jsonwire.Unescape(key))
 	}
 	if t.patterns != nil {
 		return t.patterns.fieldBytes(t, key)
@@ -692,13 +691,13 @@ func (c rawChild) child() child {
 	if c.index >= 0 {
 		return child{index: c.index}
 	}
-	return child{key: keyString(c.key), index: -1}
+	return child{key: jsonwire.Unescape(c.key), index: -1}
 }
 
 // known is Type.known for a key in JSON text.
 func (c rawChild) known(t *Type) bool {
 	if c.escaped {
-		return t.known(keyString(c.key))
+		return t.known(jsonwire.Unescape(c.key))
 	}
 	if _, ok := t.props[string(c.key)]; ok {
 		return true
@@ -709,24 +708,9 @@ func (c rawChild) known(t *Type) bool {
 // is reports whether the member's key is k.
 func (c rawChild) is(k string) bool {
 	if c.escaped {
-		return keyString(c.key) == k
+		return jsonwire.Unescape(c.key) == k
 	}
 	return string(c.key) == k
-}
-
-// keyString decodes a key as it stands in valid JSON text, between its
-// quotes.
-func keyString(key []byte) string {
-	if bytes.IndexByte(key, '\\') < 0 {
-		return string(key)
-	}
-	quoted := make([]byte, 0, len(key)+2)
-	quoted = append(append(append(quoted, '"'), key...), '"')
-	s, err := decodeJSON(quoted, false, 1)
-	if err != nil {
-		return string(key)
-	}
-	return s.(string)
 }
 
 // tokenKind is the kind of the JSON value that starts with byte c.
@@ -1024,6 +1008,5 @@ func rawScalar(tok []byte) (any, bool) {
 	case kindNumber:
 		return json.Number(tok), true
 	}
-	v, err := decodeJSON(tok, false, 1)
-	return v, err == nil
+	return jsonwire.DecodeScalar(tok, false), true
 }

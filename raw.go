@@ -150,48 +150,59 @@ func supersededKeys(data []byte, start int) map[int]bool {
 		keys int // where the object's keys start in keys
 	}
 	var stack []frame
-	var keys [][2]int // the key spans of the open objects
-	expectKey := false
-	for i := start; i < len(data); i++ {
-		switch data[i] {
-		case '{':
-			stack = append(stack, frame{true, len(keys)})
-			expectKey = true
-		case '[':
-			stack = append(stack, frame{false, len(keys)})
-			expectKey = false
-		case '}', ']':
+	var keys [][2]int // the key spans of the open objects, quotes included
+	// key reads the key at data[i] and returns where its value starts.
+	key := func(i int) int {
+		keyStart, keyEnd, _, next, _ := jsonwire.Key(data, i)
+		keys = append(keys, [2]int{keyStart - 1, keyEnd + 1})
+		return next
+	}
+	for i := start; ; {
+		// A value starts at i.
+		if c := data[i]; c == '{' || c == '[' {
+			next, more, _ := jsonwire.Open(data, i, 0, 0)
+			if i = next; more {
+				stack = append(stack, frame{c == '{', len(keys)})
+				if c == '{' {
+					i = key(i)
+				}
+				continue
+			}
+		} else {
+			i, _ = jsonwire.Skip(data, i, 0, 1)
+		}
+		// A value ended just before i: close the containers it ends.
+		for {
+			if len(stack) == 0 {
+				return out
+			}
 			f := stack[len(stack)-1]
+			next, more, _ := jsonwire.Next(data, i, f.obj)
+			if i = next; more {
+				if f.obj {
+					i = key(i)
+				}
+				break
+			}
 			if f.obj {
 				out = markSuperseded(data, keys[f.keys:], out)
 				keys = keys[:f.keys]
 			}
 			stack = stack[:len(stack)-1]
-			expectKey = false
-		case ',':
-			expectKey = len(stack) > 0 && stack[len(stack)-1].obj
-		case '"':
-			end := skipStringValid(data, i)
-			if expectKey {
-				keys = append(keys, [2]int{i, end})
-				expectKey = false
-			}
-			i = end - 1
 		}
 	}
-	return out
 }
 
 // markSuperseded adds to out the keys of one object (spans, quotes
 // included) that occur again later in it.
 func markSuperseded(data []byte, spans [][2]int, out map[int]bool) map[int]bool {
-	key := func(s [2]int) string { return keyString(data[s[0]+1 : s[1]-1]) }
+	key := func(s [2]int) string { return jsonwire.Unescape(data[s[0]+1 : s[1]-1]) }
 	same := func(a, b [2]int) bool {
 		ka, kb := data[a[0]+1:a[1]-1], data[b[0]+1:b[1]-1]
 		if bytes.IndexByte(ka, '\\') < 0 && bytes.IndexByte(kb, '\\') < 0 {
 			return bytes.Equal(ka, kb)
 		}
-		return keyString(ka) == keyString(kb)
+		return jsonwire.Unescape(ka) == jsonwire.Unescape(kb)
 	}
 	mark := func(s [2]int) {
 		if out == nil {
@@ -220,20 +231,6 @@ func markSuperseded(data []byte, spans [][2]int, out map[int]bool) map[int]bool 
 		}
 	}
 	return out
-}
-
-// skipStringValid returns the index past the valid JSON string literal
-// whose opening quote is at data[i].
-func skipStringValid(data []byte, i int) int {
-	for i++; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return i
 }
 
 // A rawEdit is a change to JSON text: the bytes data[lo:hi] replaced by

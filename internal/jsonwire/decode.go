@@ -77,11 +77,16 @@ func DecodeScalar(tok []byte, useNumber bool) any {
 }
 
 // Unescape returns the content of a valid JSON string literal (what lies
-// between its quotes, as Key reports it) with its escapes decoded.
+// between its quotes, as Key reports it) with its escapes decoded: a key
+// as a decoder reads it.
 func Unescape[T Text](content T) string {
+	s := string(content)
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
 	var b strings.Builder
-	b.Grow(len(content))
-	unescapeTo(&b, string(content))
+	b.Grow(len(s))
+	unescapeTo(&b, s)
 	return b.String()
 }
 

@@ -84,10 +84,42 @@ func decDecode(t testing.TB, in string, useNumber bool, maxDepth int) (any, *Err
 	return v, err
 }
 
+// decWalk validates the value at data[i] as Skip does, with Open, Key and
+// Next for its structure: the pieces a caller that walks JSON text itself
+// uses.
+func decWalk(data string, i, depth, maxDepth int) (int, *Error) {
+	i = Space(data, i)
+	if i >= len(data) || data[i] != '{' && data[i] != '[' {
+		return Skip(data, i, depth, maxDepth)
+	}
+	obj := data[i] == '{'
+	i, more, err := Open(data, i, depth, maxDepth)
+	for more && err == nil {
+		if obj {
+			if _, _, _, i, err = Key(data, i); err != nil {
+				break
+			}
+		}
+		if i, err = decWalk(data, i, depth+1, maxDepth); err != nil {
+			break
+		}
+		i, more, err = Next(data, i, obj)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return i, nil
+}
+
 // decCheckSkip checks that Skip accepts, rejects and ends as Decode does
-// (decErr is Decode's error for in).
+// (decErr is Decode's error for in), and that a walk with Open, Key and
+// Next agrees with Skip.
 func decCheckSkip(t testing.TB, in string, maxDepth int, decErr *Error) {
 	t.Helper()
+	end, err := Skip(in, 0, 0, maxDepth)
+	if wend, werr := decWalk(in, 0, 0, maxDepth); wend != end || !decSameErr(werr, err) {
+		t.Fatalf("walk(%.60q) = %d, %v; Skip: %d, %v", in, wend, werr, end, err)
+	}
 	for _, input := range []any{in, []byte(in)} {
 		var end int
 		var err *Error
@@ -940,6 +972,13 @@ func FuzzDecodeDifferential(f *testing.F) {
 			}
 			return
 		}
+		if str, ok := got.(string); ok {
+			// A string's content, unescaped alone, is what Decode reads.
+			lit := strings.Trim(in, " \t\r\n")
+			if u := Unescape(lit[1 : len(lit)-1]); u != str {
+				t.Fatalf("%q: Unescape gives %q, Decode %q", data, u, str)
+			}
+		}
 		std, stdErr := decStdUseNumber(data)
 		var plain any
 		plainErr := json.Unmarshal(data, &plain)
@@ -1095,6 +1134,60 @@ func TestJSONDecimal(t *testing.T) {
 		neg, digits, scale := Decimal(c.in)
 		if neg != c.neg || digits != c.digits || scale != c.scale {
 			t.Errorf("Decimal(%q) = %v, %q, %d; want %v, %q, %d", c.in, neg, digits, scale, c.neg, c.digits, c.scale)
+		}
+	}
+}
+
+// TestUnescape decodes the content of string literals as Decode does, for
+// keys read in place.
+func TestUnescape(t *testing.T) {
+	for _, lit := range []string{
+		`""`, `"abc"`, `"a\"b\\c\/d\be\ff\ng\rh\ti"`, `"\u0041\u00e9\u4E2D\u0000"`, `"\ud83d\ude00x"`,
+		`"é中😀"`, `"` + strings.Repeat(`ab\n`, 100) + `"`, `"\uffff\ufffd"`,
+	} {
+		want, err := Decode(lit, false, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, got := range []string{Unescape(lit[1 : len(lit)-1]), Unescape([]byte(lit[1 : len(lit)-1]))} {
+			if got != want {
+				t.Errorf("Unescape(%s) = %q, want %q", lit, got, want)
+			}
+		}
+	}
+	// Content without escapes is copied once, if it is bytes, and not at
+	// all if it is a string.
+	if n := testing.AllocsPerRun(100, func() { Unescape("plain key") }); n != 0 {
+		t.Errorf("Unescape(string without escapes): %v allocations", n)
+	}
+	key := []byte("plain key")
+	if n := testing.AllocsPerRun(100, func() { Unescape(key) }); n != 1 {
+		t.Errorf("Unescape(bytes without escapes): %v allocations", n)
+	}
+}
+
+func TestScanString(t *testing.T) {
+	for _, c := range []struct {
+		in      string
+		i, end  int
+		escaped bool
+		msg     string
+	}{
+		{in: `x"a\"b"y`, i: 1, end: 7, escaped: true},
+		{in: `"abc"`, end: 5},
+		{in: `"é"`, end: 4},
+		{in: `"ab`, msg: "unexpected end of JSON input at offset 3"},
+		{in: "\"a\x01\"", msg: `invalid character '\x01' in string literal at offset 2`},
+	} {
+		end, escaped, err := ScanString(c.in, c.i)
+		if c.msg != "" {
+			if decDetail(err) != c.msg {
+				t.Errorf("ScanString(%q, %d): %v, want %q", c.in, c.i, err, c.msg)
+			}
+			continue
+		}
+		if err != nil || end != c.end || escaped != c.escaped {
+			t.Errorf("ScanString(%q, %d) = %d, %v, %v; want %d, %v", c.in, c.i, end, escaped, err, c.end, c.escaped)
 		}
 	}
 }

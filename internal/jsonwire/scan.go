@@ -215,8 +215,12 @@ func scanColon[T Text](data T, i int) (int, *Error) {
 // that are already open, and the whitespace after it. For an empty array
 // or object it returns the index just past its end and more = false;
 // otherwise the index of its first member (of an object, its key) and
-// more = true. Opening more than maxDepth levels in all is an error.
+// more = true. Opening more than maxDepth levels in all is an error;
+// maxDepth <= 0 means DefaultMaxDepth.
 func Open[T Text](data T, i, depth, maxDepth int) (next int, more bool, err *Error) {
+	if maxDepth <= 0 {
+		maxDepth = DefaultMaxDepth
+	}
 	if depth >= maxDepth {
 		return 0, false, errDepth(maxDepth, i)
 	}
