@@ -3,7 +3,6 @@ package jsonwire
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"strings"
 	"sync"
 	"unicode/utf16"
@@ -50,14 +49,11 @@ func Decode[T Text](data T, useNumber bool, maxDepth int) (any, *Error) {
 }
 
 // DecodeScalar is Decode for one scalar JSON value that is known to be
-// valid (Skip accepted it): a string without escapes costs one allocation,
-// a number float64 holds as written none.
+// valid (Skip accepted it): a string without escapes costs one allocation
+// (the string), a number float64 holds as written none but its boxing.
 func DecodeScalar(tok []byte, useNumber bool) any {
 	switch tok[0] {
 	case '"':
-		if bytes.IndexByte(tok, '\\') < 0 {
-			return string(tok[1 : len(tok)-1])
-		}
 		return Unescape(tok[1 : len(tok)-1])
 	case 't':
 		return true
@@ -69,11 +65,11 @@ func DecodeScalar(tok []byte, useNumber bool) any {
 	if useNumber {
 		return json.Number(tok)
 	}
-	if f, ok := fastFloat(tok); ok && (f != math.Trunc(f) || IsWhole(tok)) {
-		return f
+	if !bytes.ContainsAny(tok, ".eE") {
+		return intValue(tok)
 	}
-	_, isInt, _ := scanNumber(tok, 0)
-	return NumberValue(string(tok), isInt)
+	f, _ := Float(tok)
+	return floatValue(tok, f)
 }
 
 // Unescape returns the content of a valid JSON string literal (what lies
@@ -368,10 +364,6 @@ func (d *decoder) unescape(i, j int) string {
 	return d.esc.String()[start:]
 }
 
-// numberTail[c] reports whether c may continue a number after its integer
-// digits.
-var numberTail = [256]bool{'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true, '.': true, 'e': true, 'E': true}
-
 // smallInts holds float64(i) already in an interface, so that the
 // commonest numbers cost no allocation (interface values are immutable, so
 // sharing them is safe).
@@ -382,47 +374,26 @@ var smallInts = func() (t [256]any) {
 	return t
 }()
 
-// number reads the number at s[i].
+// number reads the number at s[i], by NumberValue's rule.
 func (d *decoder) number(i int) (any, int, *Error) {
 	s := d.s
-	start := i
-	if !d.useNumber {
-		// Fast path: an integer of up to 15 digits is exact in a float64.
-		j := i
-		if s[j] == '-' {
-			j++
-		}
-		k := j
-		var u uint64
-		for k < len(s) && k-j < 16 {
-			c := s[k] - '0'
-			if c > 9 {
-				break
-			}
-			u = u*10 + uint64(c)
-			k++
-		}
-		if nd := k - j; nd > 0 && nd <= 15 && (nd == 1 || s[j] != '0') && (k == len(s) || !numberTail[s[k]]) {
-			if j == start && u < uint64(len(smallInts)) {
-				return smallInts[u], k, nil
-			}
-			f := float64(u)
-			if j != start {
-				f = -f
-			}
-			return f, k, nil
-		}
-	}
 	end, isInt, err := scanNumber(s, i)
 	if err != nil {
 		return nil, 0, err
 	}
-	text := s[start:end]
-	if !isInt && magnitude(s, start, end) > Finite {
-		return nil, 0, errRange(s, start, end)
-	}
-	if d.useNumber {
+	text := s[i:end]
+	switch {
+	case d.useNumber:
+		if !isInt && magnitude(s, i, end) > Finite {
+			return nil, 0, errRange(s, i, end)
+		}
 		return json.Number(text), end, nil
+	case isInt:
+		return intValue(text), end, nil
 	}
-	return NumberValue(text, isInt), end, nil
+	f, mag := Float(text)
+	if mag > Finite {
+		return nil, 0, errRange(s, i, end)
+	}
+	return floatValue(text, f), end, nil
 }

@@ -305,9 +305,12 @@ func Decimal(text string) (neg bool, digits string, scale int) {
 // with the same digits: every integer up to 2^53, and beyond it those whose
 // shortest decimal is their own digits (2^60 is exact, but written back as
 // 1152921504606847000, so it is not).
-func ExactInt(text string) (float64, bool) {
-	digits := strings.TrimPrefix(text, "-")
-	neg := len(digits) < len(text)
+func ExactInt[T Text](text T) (float64, bool) {
+	digits := text
+	neg := text[0] == '-'
+	if neg {
+		digits = text[1:]
+	}
 	switch {
 	case len(digits) <= 19: // fits a uint64
 		var u uint64
@@ -326,15 +329,15 @@ func ExactInt(text string) (float64, bool) {
 			return 0, false
 		}
 		var buf [32]byte
-		return f, string(strconv.AppendFloat(buf[:0], math.Abs(f), 'f', -1, 64)) == digits
+		return f, string(strconv.AppendFloat(buf[:0], math.Abs(f), 'f', -1, 64)) == string(digits)
 	case len(digits) <= 21: // below 10^21, where float64 is written with an exponent
-		f, err := strconv.ParseFloat(text, 64)
+		f, err := strconv.ParseFloat(string(text), 64)
 		if err != nil {
 			return 0, false
 		}
 		var buf [32]byte
-		if string(strconv.AppendFloat(buf[:0], math.Abs(f), 'f', 0, 64)) != digits || // inexact
-			string(strconv.AppendFloat(buf[:0], math.Abs(f), 'f', -1, 64)) != digits { // written otherwise
+		if string(strconv.AppendFloat(buf[:0], math.Abs(f), 'f', 0, 64)) != string(digits) || // inexact
+			string(strconv.AppendFloat(buf[:0], math.Abs(f), 'f', -1, 64)) != string(digits) { // written otherwise
 			return 0, false
 		}
 		return f, true
@@ -352,12 +355,27 @@ func ExactInt(text string) (float64, bool) {
 // fraction and no exponent, as ScanNumber reports.
 func NumberValue(text string, isInt bool) any {
 	if isInt {
-		if f, ok := ExactInt(text); ok {
-			return f
-		}
-		return json.Number(text)
+		return intValue(text)
 	}
 	f, _ := Float(text)
+	return floatValue(text, f)
+}
+
+// intValue is NumberValue for integer text.
+func intValue[T Text](text T) any {
+	f, ok := ExactInt(text)
+	switch {
+	case !ok:
+		return json.Number(text)
+	case f >= 0 && f < float64(len(smallInts)) && text[0] != '-':
+		return smallInts[int(f)]
+	}
+	return f
+}
+
+// floatValue is NumberValue for number text with a fraction or an
+// exponent, whose float64 is f.
+func floatValue[T Text](text T, f float64) any {
 	if f == math.Trunc(f) && !IsWhole(text) {
 		return json.Number(text)
 	}
@@ -374,8 +392,16 @@ func Float[T Text](text T) (float64, Magnitude) {
 		}
 		return f, Finite
 	}
+	// strconv rounds as MagnitudeOf judges: ±Inf is Overflow, and zero
+	// is Zero or Underflow, which the digits tell.
 	f, _ := strconv.ParseFloat(string(text), 64)
-	return f, MagnitudeOf(text)
+	switch {
+	case math.IsInf(f, 0):
+		return f, Overflow
+	case f == 0:
+		return f, MagnitudeOf(text)
+	}
+	return f, Finite
 }
 
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
@@ -383,7 +409,11 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // fastFloat converts the valid number text when its significand fits in
 // 53 bits and its decimal exponent in ±22: then one correctly rounded
 // multiplication or division gives the correctly rounded result, the same
-// float64 strconv.ParseFloat returns (which takes this path too).
+// float64 strconv.ParseFloat returns. strconv takes this path too, after
+// parsing more than JSON allows (signs, underscores, hexadecimal,
+// infinities): on the short numbers of tool arguments, doing it here takes
+// a third of strconv's time, while a number of 17 significant digits pays
+// half as much again for the attempt (BenchmarkParseFloat).
 func fastFloat[T Text](text T) (float64, bool) {
 	i := 0
 	neg := text[0] == '-'
