@@ -10,8 +10,10 @@ import (
 
 // Decode parses data as exactly one JSON value, surrounded by nothing but
 // JSON whitespace, into nil, bool, string, float64, json.Number, []any and
-// map[string]any. Numbers follow NumberValue's rule (float64 unless that
-// would change the digits written); useNumber makes every number a
+// map[string]any. Numbers are float64, unless that would change the digits
+// written: then json.Number, with them (an integer float64 holds inexactly
+// or writes back otherwise, as 2^64, or a fraction it makes whole, as
+// 1.00000000000000000001). useNumber makes every number a
 // json.Number with its text as written. Nesting deeper than maxDepth
 // (<= 0 means DefaultMaxDepth), invalid UTF-8, raw control characters,
 // escaped lone surrogates, trailing data and numbers beyond float64's
@@ -374,7 +376,8 @@ var smallInts = func() (t [256]any) {
 	return t
 }()
 
-// number reads the number at s[i], by NumberValue's rule.
+// number reads the number at s[i], by the decoder's rule (see intValue
+// and floatValue).
 func (d *decoder) number(i int) (any, int, *Error) {
 	s := d.s
 	end, isInt, err := scanNumber(s, i)

@@ -380,8 +380,8 @@ func TestDecodeOverflowThreshold(t *testing.T) {
 		if (perr != nil) != c.overflow {
 			t.Fatalf("test case %.40s: strconv gives %v, %v", c.in, f, perr)
 		}
-		if got := MagnitudeOf(c.in) == Overflow; got != c.overflow {
-			t.Errorf("MagnitudeOf(%.40s...) overflows: %v, want %v", c.in, got, c.overflow)
+		if got := magnitude(c.in, 0, len(c.in)) == Overflow; got != c.overflow {
+			t.Errorf("magnitude(%.40s...) overflows: %v, want %v", c.in, got, c.overflow)
 		}
 		_, err := decDecode(t, c.in, false, 0)
 		if c.overflow != (err != nil && err.Kind == Range) {
@@ -1179,15 +1179,15 @@ func TestScanString(t *testing.T) {
 		{in: `"ab`, msg: "unexpected end of JSON input at offset 3"},
 		{in: "\"a\x01\"", msg: `invalid character '\x01' in string literal at offset 2`},
 	} {
-		end, escaped, err := ScanString(c.in, c.i)
+		end, escaped, err := scanString(c.in, c.i+1)
 		if c.msg != "" {
 			if decDetail(err) != c.msg {
-				t.Errorf("ScanString(%q, %d): %v, want %q", c.in, c.i, err, c.msg)
+				t.Errorf("scanString(%q, %d): %v, want %q", c.in, c.i, err, c.msg)
 			}
 			continue
 		}
 		if err != nil || end != c.end || escaped != c.escaped {
-			t.Errorf("ScanString(%q, %d) = %d, %v, %v; want %d, %v", c.in, c.i, end, escaped, err, c.end, c.escaped)
+			t.Errorf("scanString(%q, %d) = %d, %v, %v; want %d, %v", c.in, c.i, end, escaped, err, c.end, c.escaped)
 		}
 	}
 }

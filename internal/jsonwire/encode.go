@@ -23,7 +23,7 @@ import (
 // json.Number and json.RawMessage are written here, byte for byte as
 // encoding/json writes them; any other value (structs, typed maps and
 // slices, pointers, Marshalers) is handed to encoding/json for its subtree,
-// and its errors are mapped by their types (see stdErrorKind). An invalid
+// and its errors are classified by their types, not their text. An invalid
 // json.Number or json.RawMessage is a Syntax error. On error dst is
 // returned unchanged.
 func Append(dst []byte, v any, maxDepth int) ([]byte, *Error) {
@@ -74,7 +74,7 @@ func (e *encoder) value(v any, depth int) *Error {
 	case nil:
 		e.buf = append(e.buf, "null"...)
 	case string:
-		e.buf = AppendString(e.buf, v)
+		e.buf = appendString(e.buf, v)
 	case bool:
 		e.buf = strconv.AppendBool(e.buf, v)
 	case float64:
@@ -171,7 +171,7 @@ func (e *encoder) object(m map[string]any, depth int) *Error {
 		return nil
 	case 1:
 		for k, v := range m {
-			e.buf = AppendString(append(e.buf, '{'), k)
+			e.buf = appendString(append(e.buf, '{'), k)
 			e.buf = append(e.buf, ':')
 			if err := e.value(v, depth+1); err != nil {
 				return err
@@ -215,7 +215,7 @@ func (e *encoder) entries(p []pair, depth int) *Error {
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
-		e.buf = AppendString(e.buf, p[i].k)
+		e.buf = appendString(e.buf, p[i].k)
 		e.buf = append(e.buf, ':')
 		if err := e.value(p[i].v, depth+1); err != nil {
 			return err
@@ -313,11 +313,11 @@ func stdErrorKind(err error) ErrorKind {
 
 const hexDigits = "0123456789abcdef"
 
-// AppendString appends s quoted exactly as encoding/json writes a string
+// appendString appends s quoted exactly as encoding/json writes a string
 // with HTML escaping off: short escapes for \b \f \n \r \t, \u00XX for other
 // control characters, U+2028 and U+2029 escaped, invalid UTF-8 replaced by
 // \ufffd.
-func AppendString(dst []byte, s string) []byte {
+func appendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; ; {

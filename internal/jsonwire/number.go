@@ -9,22 +9,12 @@ import (
 )
 
 // Numbers. JSON number text is read here for everything a caller asks of
-// it: its syntax (ScanNumber), where it lies against float64's range
-// (MagnitudeOf), whether it is whole (IsWhole), its value as a float64
-// (Float) and exactly (Decimal), and the decoder's rule for the value
-// it becomes (NumberValue). The rules look at the digits as written, so
+// it: its syntax (scanNumber, IsNumber), its float64 and where it lies
+// against float64's range (Float), whether it is whole (IsWhole), whether
+// float64 holds an integer exactly (ExactInt), its exact value (Decimal),
+// and the decoder's rule for the value it becomes (intValue, floatValue). The rules look at the digits as written, so
 // that they cost time linear in the text whatever its exponent, and none
 // allocates but Decimal.
-
-// ScanNumber validates the JSON number that starts at data[i] and returns
-// the index just past it, and whether it is a plain integer (no fraction,
-// no exponent). Whatever follows the number is left to the caller.
-func ScanNumber[T Text](data T, i int) (end int, isInt bool, err *Error) {
-	if i >= len(data) {
-		return 0, false, errEOF(len(data))
-	}
-	return scanNumber(data, i)
-}
 
 // IsNumber reports whether text is exactly one JSON number.
 func IsNumber[T Text](text T) bool {
@@ -35,7 +25,10 @@ func IsNumber[T Text](text T) bool {
 	return err == nil && end == len(text)
 }
 
-// scanNumber is ScanNumber for data[i] within data.
+// scanNumber validates the JSON number that starts at data[i] (which is
+// '-' or a digit) and returns the index just past it, and whether it is a
+// plain integer (no fraction, no exponent). Whatever follows the number is
+// left to the caller.
 func scanNumber[T Text](data T, i int) (end int, isInt bool, err *Error) {
 	if data[i] == '-' {
 		i++
@@ -154,14 +147,10 @@ const (
 	Underflow                  // not zero, but float64 would round it to zero
 )
 
-// MagnitudeOf tells where the valid JSON number text lies against
+// magnitude tells where the valid JSON number data[start:end] lies against
 // float64's range: Overflow and Underflow are what strconv.ParseFloat
-// would turn into ±Inf or zero.
-func MagnitudeOf[T Text](text T) Magnitude {
-	return magnitude(text, 0, len(text))
-}
-
-// magnitude is MagnitudeOf for data[start:end].
+// would turn into ±Inf or zero. It allocates nothing and takes time linear
+// in the number's length whatever its exponent.
 func magnitude[T Text](data T, start, end int) Magnitude {
 	p := splitNumber(data, start, end)
 	// The value is 0.d1d2d3... × 10^e10 with d1 the first nonzero digit.
@@ -345,23 +334,14 @@ func ExactInt[T Text](text T) (float64, bool) {
 	return 0, false
 }
 
-// NumberValue is the value of valid JSON number text within float64's
-// range (see MagnitudeOf), by the decoder's rule: float64, as
-// encoding/json reads it, unless that would change the digits written.
-// Then it is a json.Number holding them: an integer that float64 holds
-// inexactly, or exactly but writes back otherwise (ExactInt), and a
-// fraction that float64 would make whole (1.00000000000000000001), which
-// would otherwise pass for an integer. isInt says the text has no
-// fraction and no exponent, as ScanNumber reports.
-func NumberValue(text string, isInt bool) any {
-	if isInt {
-		return intValue(text)
-	}
-	f, _ := Float(text)
-	return floatValue(text, f)
-}
+// The decoder's rule for the value of valid JSON number text within
+// float64's range: float64, as encoding/json reads it, unless that would
+// change the digits written. Then it is a json.Number holding them: an
+// integer that float64 holds inexactly, or exactly but writes back
+// otherwise (ExactInt), and a fraction that float64 would make whole
+// (1.00000000000000000001), which would otherwise pass for an integer.
 
-// intValue is NumberValue for integer text.
+// intValue is the value of integer text (no fraction, no exponent).
 func intValue[T Text](text T) any {
 	f, ok := ExactInt(text)
 	switch {
@@ -373,8 +353,8 @@ func intValue[T Text](text T) any {
 	return f
 }
 
-// floatValue is NumberValue for number text with a fraction or an
-// exponent, whose float64 is f.
+// floatValue is the value of number text with a fraction or an exponent,
+// whose float64 is f.
 func floatValue[T Text](text T, f float64) any {
 	if f == math.Trunc(f) && !IsWhole(text) {
 		return json.Number(text)
@@ -384,7 +364,8 @@ func floatValue[T Text](text T, f float64) any {
 
 // Float returns the float64 nearest to the valid JSON number text, as
 // strconv.ParseFloat rounds it, and where the text lies against float64's
-// range (see MagnitudeOf): beyond it, the float64 is ±Inf or zero.
+// range: beyond it (Overflow, Underflow), the float64 is ±Inf or zero, as
+// strconv.ParseFloat rounds it.
 func Float[T Text](text T) (float64, Magnitude) {
 	if f, ok := fastFloat(text); ok {
 		if f == 0 {
@@ -392,14 +373,14 @@ func Float[T Text](text T) (float64, Magnitude) {
 		}
 		return f, Finite
 	}
-	// strconv rounds as MagnitudeOf judges: ±Inf is Overflow, and zero
+	// strconv rounds as magnitude judges: ±Inf is Overflow, and zero
 	// is Zero or Underflow, which the digits tell.
 	f, _ := strconv.ParseFloat(string(text), 64)
 	switch {
 	case math.IsInf(f, 0):
 		return f, Overflow
 	case f == 0:
-		return f, MagnitudeOf(text)
+		return f, magnitude(text, 0, len(text))
 	}
 	return f, Finite
 }

@@ -21,7 +21,7 @@ func TestFloat(t *testing.T) {
 	} {
 		f, mag := Float(c.in)
 		want, _ := strconv.ParseFloat(c.in, 64)
-		if math.Float64bits(f) != math.Float64bits(want) || mag != c.mag || MagnitudeOf(c.in) != c.mag {
+		if math.Float64bits(f) != math.Float64bits(want) || mag != c.mag || magnitude(c.in, 0, len(c.in)) != c.mag {
 			t.Errorf("Float(%s) = %v, %d; want %v, %d", c.in, f, mag, want, c.mag)
 		}
 		if fb, _ := Float([]byte(c.in)); math.Float64bits(fb) != math.Float64bits(f) {
@@ -61,7 +61,7 @@ var (
 )
 
 // Numbers as the decoder reads them: short integers (boxed once in
-// smallInts up to 255) and others, by NumberValue's rule.
+// smallInts up to 255) and others, by the decoder's rule (intValue, floatValue).
 func BenchmarkDecodeNumber(b *testing.B) {
 	for _, s := range []string{"7", "10", "-42", "1458059302", "999999999999999", "2.5", "0.30000000000000004"} {
 		d := &decoder{s: s + ","}

@@ -312,15 +312,10 @@ func plainRun[T Text](data T, i int) int {
 	return i
 }
 
-// ScanString validates the string literal whose opening quote is at
-// data[i] and returns the index just past its closing quote, and whether
+// scanString validates the string literal whose opening quote is at
+// data[i-1] and returns the index just past its closing quote, and whether
 // it has escapes. It rejects raw control characters, invalid UTF-8, bad
 // escapes and escaped lone surrogates.
-func ScanString[T Text](data T, i int) (end int, escaped bool, err *Error) {
-	return scanString(data, i+1)
-}
-
-// scanString is ScanString from just past the opening quote.
 func scanString[T Text](data T, i int) (end int, escaped bool, err *Error) {
 	for {
 		i = plainRun(data, i)
