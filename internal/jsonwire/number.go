@@ -152,6 +152,23 @@ const (
 // would turn into ±Inf or zero. It allocates nothing and takes time linear
 // in the number's length whatever its exponent.
 func magnitude[T Text](data T, start, end int) Magnitude {
+	// The usual number has no exponent and fewer digits than float64's
+	// range spans (10^-307 to 10^308): one look tells zero or not.
+	if end-start < 308 {
+		nonzero, exp := false, false
+		for k := start; k < end && !exp; k++ {
+			c := data[k]
+			exp = c|0x20 == 'e'
+			nonzero = nonzero || c-'1' <= 8
+		}
+		switch {
+		case exp:
+		case nonzero:
+			return Finite
+		default:
+			return Zero
+		}
+	}
 	p := splitNumber(data, start, end)
 	// The value is 0.d1d2d3... × 10^e10 with d1 the first nonzero digit.
 	first := -1
@@ -242,6 +259,16 @@ func compareDigits[T Text](data T, first, end int, digits string) int {
 // must all be zero. 1.0 and 1e3 are whole; 1.5 and 1e-3 are not, and
 // neither is 1.00000000000000000001, which float64 would make whole.
 func IsWhole[T Text](text T) bool {
+	i := 0
+	if i < len(text) && text[i] == '-' {
+		i++
+	}
+	for i < len(text) && text[i]-'0' <= 9 {
+		i++
+	}
+	if i == len(text) {
+		return true // an integer: the usual case
+	}
 	p := splitNumber(text, 0, len(text))
 	if p.fracStart == p.fracEnd && p.exp >= 0 {
 		return true // an integer, perhaps scaled up

@@ -3,6 +3,7 @@ package jsonwire
 import (
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -18,14 +19,20 @@ func TestFloat(t *testing.T) {
 		{"9007199254740993", Finite}, {"0.30000000000000004", Finite}, {"123456789012345678901234567890", Finite},
 		{"4.9e-324", Finite}, {"1.7976931348623157e308", Finite},
 		{"1e400", Overflow}, {"-1.7976931348623159e308", Overflow}, {"1e-400", Underflow}, {"2.4703282292062327e-324", Underflow},
+		// Around the length below which a number without an exponent is
+		// judged in one look.
+		{"0." + strings.Repeat("0", 304) + "1", Finite}, {"0." + strings.Repeat("0", 305) + "1", Finite},
+		{"0." + strings.Repeat("0", 400) + "1", Underflow}, {"-0." + strings.Repeat("0", 400), Zero},
+		{"1" + strings.Repeat("0", 305) + ".5", Finite}, {"1" + strings.Repeat("0", 306) + ".5", Finite},
+		{"2" + strings.Repeat("0", 308) + ".5", Overflow},
 	} {
 		f, mag := Float(c.in)
 		want, _ := strconv.ParseFloat(c.in, 64)
 		if math.Float64bits(f) != math.Float64bits(want) || mag != c.mag || magnitude(c.in, 0, len(c.in)) != c.mag {
-			t.Errorf("Float(%s) = %v, %d; want %v, %d", c.in, f, mag, want, c.mag)
+			t.Errorf("Float(%.40s) = %v, %d; want %v, %d", c.in, f, mag, want, c.mag)
 		}
 		if fb, _ := Float([]byte(c.in)); math.Float64bits(fb) != math.Float64bits(f) {
-			t.Errorf("Float([]byte %s) = %v, want %v", c.in, fb, f)
+			t.Errorf("Float([]byte %.40s) = %v, want %v", c.in, fb, f)
 		}
 	}
 }

@@ -47,19 +47,50 @@ func End[T Text](data T, i int) *Error {
 // DefaultMaxDepth. Whatever follows the value is not looked at. The rules
 // and errors are those of Decode.
 func Skip[T Text](data T, i, depth, maxDepth int) (int, *Error) {
-	if maxDepth <= 0 {
-		maxDepth = DefaultMaxDepth
+	// A scalar is read here, with no call but the scanner's: the fitter
+	// skips the scalars of the containers it walks itself one by one.
+	i = Space(data, i)
+	if i >= len(data) {
+		return 0, errEOF(len(data))
 	}
-	return skip(data, i, depth, maxDepth)
+	switch c := data[i]; c {
+	case '"':
+		end, _, err := scanString(data, i+1)
+		return end, err
+	case '{', '[':
+		if maxDepth <= 0 {
+			maxDepth = DefaultMaxDepth
+		}
+		return skipNested(data, i, depth, maxDepth)
+	case 't':
+		return scanLiteral(data, i, "true")
+	case 'f':
+		return scanLiteral(data, i, "false")
+	case 'n':
+		return scanLiteral(data, i, "null")
+	default:
+		if c != '-' && c-'0' > 9 {
+			return 0, errChar(data, i, "looking for beginning of value")
+		}
+		end, isInt, err := scanNumber(data, i)
+		if err != nil {
+			return 0, err
+		}
+		if !isInt && magnitude(data, i, end) > Finite {
+			return 0, errRange(data, i, end)
+		}
+		return end, nil
+	}
 }
 
-// skipStackDepth is how many levels one skip call tracks in its own
+// skipStackDepth is how many levels one skipNested call tracks in its own
 // fixed-size bit stack; a value nested deeper is handed to a nested call,
 // so the Go stack grows by one frame per skipStackDepth levels only.
 const skipStackDepth = 1024
 
-// skip is Skip without the default.
-func skip[T Text](data T, i, outer, maxDepth int) (int, *Error) {
+// skipNested is Skip for the array or object at data[i]. It reads the
+// scalars inside it itself, as Skip does, rather than call Skip for each.
+func skipNested[T Text](data T, i, outer, maxDepth int) (int, *Error) {
 	var isObj [skipStackDepth / 64]uint64 // bit n: level n is an object
 	n := 0                                // levels open in this call
 	var err *Error
@@ -79,7 +110,7 @@ func skip[T Text](data T, i, outer, maxDepth int) (int, *Error) {
 				return 0, errDepth(maxDepth, i)
 			}
 			if n == skipStackDepth {
-				if i, err = skip(data, i, outer+n, maxDepth); err != nil {
+				if i, err = skipNested(data, i, outer+n, maxDepth); err != nil {
 					return 0, err
 				}
 				break
@@ -251,11 +282,18 @@ func Key[T Text](data T, i int) (start, end int, escaped bool, next int, err *Er
 		}
 	}
 	start = i + 1
-	if i, escaped, err = scanString(data, start); err != nil {
-		return 0, 0, false, 0, err
+	// The usual key is plain ASCII: found by plainRun alone, without
+	// scanString's loop around it.
+	if end = plainRun(data, start); end >= len(data) || data[end] != '"' {
+		if i, escaped, err = scanString(data, end); err != nil {
+			return 0, 0, false, 0, err
+		}
+		end = i - 1
 	}
-	end = i - 1
-	if i, err = scanColon(data, i); err != nil {
+	i = end + 1
+	if i < len(data) && data[i] == ':' { // the usual case, without a call
+		i++
+	} else if i, err = scanColon(data, i); err != nil {
 		return 0, 0, false, 0, err
 	}
 	return start, end, escaped, Space(data, i), nil
