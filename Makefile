@@ -54,13 +54,15 @@ race:
 # them for FUZZTIME each, a duration or a count such as 1000000x. With a
 # duration on go1.26, a bare "context deadline exceeded" with no "Failing
 # input written" line is golang/go#75804 (see SMOKE_FUZZTIME), not a finding.
-# go test -fuzz takes one target at a time.
-FUZZ_TARGETS = $$($(GO) test -list '^Fuzz' . | grep '^Fuzz')
+# go test -fuzz takes one target of one package at a time: each is listed
+# as package:target.
+FUZZ_PACKAGES = . ./internal/jsonwire
+FUZZ_TARGETS = $$(for p in $(FUZZ_PACKAGES); do $(GO) test -list '^Fuzz' $$p | sed -n "s|^Fuzz|$$p:Fuzz|p"; done)
 
 fuzz-smoke:
-	@set -e; for f in $(FUZZ_TARGETS); do \
-		echo "fuzz $$f for $(SMOKE_FUZZTIME)"; \
-		$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(SMOKE_FUZZTIME) . ; \
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $$t for $(SMOKE_FUZZTIME)"; \
+		$(GO) test -run='^$$' -fuzz="^$${t#*:}$$" -fuzztime=$(SMOKE_FUZZTIME) $${t%%:*} ; \
 	done
 
 # The JSON Schema Test Suite, run again (race ran it already) so that CI
@@ -82,9 +84,9 @@ release-check:
 	$(GO) run ./internal/releasecheck
 
 fuzz:
-	@set -e; for f in $(FUZZ_TARGETS); do \
-		echo "fuzz $$f for $(FUZZTIME)"; \
-		$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMINIMIZETIME) . ; \
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $$t for $(FUZZTIME)"; \
+		$(GO) test -run='^$$' -fuzz="^$${t#*:}$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMINIMIZETIME) $${t%%:*} ; \
 	done
 
 # The README's performance tables: every benchmark behind them, in rounds

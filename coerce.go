@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // Options configures coercion. The zero value gives the defaults described
@@ -58,7 +60,7 @@ type Options struct {
 }
 
 const (
-	defaultMaxDepth = 10000
+	defaultMaxDepth = jsonwire.DefaultMaxDepth
 	defaultMaxWork  = 1 << 23
 	workPerByte     = 32
 )
@@ -137,7 +139,9 @@ func (o Options) direct(value any, t *Type) (out any, err error, ok bool) {
 		c := convertScalar(&o, value, k, t)
 		switch {
 		case c.why != nil:
-			return value, &Error{Declared: t.String(), Value: value, Err: c.why.Err, Detail: c.why.Detail}, true
+			e := *c.why
+			e.Declared, e.Value = t.String(), value
+			return value, &e, true
 		case c.rule == 0:
 			return value, nil, true
 		case o.OnChange != nil:
@@ -185,7 +189,9 @@ func (o Options) plainText(s string, t *Type) (any, error) {
 		why = textKind(sh, t)
 	}
 	if why.why != nil {
-		return s, &Error{Declared: t.String(), Value: s, Err: why.why.Err, Detail: why.why.Detail}
+		e := *why.why
+		e.Declared, e.Value = t.String(), s
+		return s, &e
 	}
 	if o.MaxSize > 0 && len(text) > o.MaxSize {
 		return s, &Error{Declared: t.String(), Value: s, Err: ErrLimit, Detail: "JSON text longer than " + strconv.Itoa(o.MaxSize) + " bytes"}

@@ -2,7 +2,6 @@ package coerce
 
 import (
 	"encoding/json"
-	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -135,24 +134,15 @@ func convertScalar(o *Options, v any, k kind, t *Type) conversion {
 
 // fromNumeral converts a numeric string to integer or number type t.
 func fromNumeral(o *Options, s string, t *Type) conversion {
-	// The usual numeric string is JSON number text float64 holds as
-	// written ("3", "2.5"): one pass gives the value the numeral rules
-	// below would. Anything else ("007", " 5", big or deceptive
-	// fractions) takes those rules.
-	if !o.UseNumber && len(s) <= 24 && isJSONNumber(s) {
-		if f, ok := jsonFastFloat(s); ok && (t.kind == typeNumber || f == math.Trunc(f) && numberTextWhole(s)) {
-			return convertedTo(f, NumberFromText)
-		}
-	}
 	n, ok := scanNumeral(s)
 	if !ok {
 		return refused(notNumber)
 	}
-	nr := n.value(t.kind == typeInteger, o.UseNumber)
-	if nr.why != nil {
-		return refused(nr.why)
+	v, why := n.value(t.kind == typeInteger, o.UseNumber)
+	if why != nil {
+		return refused(why)
 	}
-	return convertedTo(nr.value, NumberFromText)
+	return convertedTo(v, NumberFromText)
 }
 
 // The strings a boolean accepts, matched without regard to case.
@@ -190,7 +180,7 @@ func boolText(v any) string {
 func (w *walker) result(v any, t *Type, c conversion) result {
 	switch {
 	case c.why != nil:
-		return w.fail(v, t, c.why.Err, c.why.Detail)
+		return w.failWith(v, t, c.why)
 	case c.rule != 0:
 		return w.convert(v, t, c.out, c.rule)
 	}

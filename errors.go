@@ -44,8 +44,15 @@ type Error struct {
 	Value any
 	// Err is one of ErrSyntax, ErrKind, ErrPrecision, ErrUnknownType, ErrLimit.
 	Err error
-	// Detail says more, e.g. where JSON text went wrong; it may be empty.
+	// Detail says more, e.g. how JSON text went wrong; it may be empty.
 	Detail string
+	// Offset is, for an error in JSON text (a syntax error, or nesting or
+	// a number beyond the limits met while reading it), the byte offset in
+	// that text where reading stopped, as in json.SyntaxError; zero
+	// otherwise. The text is the one read: the arguments of CoerceJSON or
+	// Unmarshal, or the JSON text a string holds, without the whitespace,
+	// fence or quotes around it.
+	Offset int
 }
 
 func (e *Error) Error() string {
@@ -68,6 +75,10 @@ func (e *Error) Error() string {
 	if e.Detail != "" {
 		b.WriteString(": ")
 		b.WriteString(e.Detail)
+	}
+	if e.Offset > 0 {
+		b.WriteString(" at offset ")
+		b.WriteString(strconv.Itoa(e.Offset))
 	}
 	return b.String()
 }

@@ -1,10 +1,11 @@
 package coerce
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
 	"slices"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // A fitter answers whether values already conform to types, allocating
@@ -739,54 +740,37 @@ func numbersEqual(a, b any) bool {
 // fitArgs validates the argument object that starts at data[i] and fits
 // each parameter to its type; once one does not fit, the rest is only
 // validated.
-func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, err error) {
+func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, err *jsonwire.Error) {
 	fits = true
-	i = skipJSONSpace(data, i+1)
-	if i < len(data) && data[i] == '}' {
-		return i + 1, true, nil
-	}
-	for {
-		if i >= len(data) {
-			return 0, false, errJSONEOF(len(data))
-		}
-		if data[i] != '"' {
-			return 0, false, errJSONChar(data, i, "looking for beginning of object key string")
-		}
-		keyEnd, escaped, e := scanJSONString(data, i+1)
-		if e != nil {
-			return 0, false, e
+	i, more, err := jsonwire.Open(data, i, 0, f.maxDepth)
+	for more && err == nil {
+		var keyStart, keyEnd int
+		var escaped bool
+		if keyStart, keyEnd, escaped, i, err = jsonwire.Key(data, i); err != nil {
+			break
 		}
 		var ft *Type
 		if fits && params != nil {
-			ft = rawField(params, data[i+1:keyEnd-1], escaped)
-		}
-		if i, e = scanJSONColon(data, keyEnd); e != nil {
-			return 0, false, e
+			ft = rawField(params, data[keyStart:keyEnd], escaped)
 		}
 		var ok bool
-		if i, ok, e = f.fitRaw(data, i, ft, 1); e != nil {
-			return 0, false, e
+		if i, ok, err = f.fitRaw(data, i, ft, 1); err != nil {
+			break
 		}
 		fits = fits && ok
-		i = skipJSONSpace(data, i)
-		switch {
-		case i >= len(data):
-			return 0, false, errJSONEOF(len(data))
-		case data[i] == ',':
-			i = skipJSONSpace(data, i+1)
-		case data[i] == '}':
-			return i + 1, fits, nil
-		default:
-			return 0, false, errJSONChar(data, i, "after object key:value pair")
-		}
+		i, more, err = jsonwire.Next(data, i, true)
 	}
+	if err != nil {
+		return 0, false, err
+	}
+	return i, fits, nil
 }
 
 // rawField is Type.field for a key as it stands in JSON text, between its
 // quotes: decoded only if it has escapes.
 func rawField(t *Type, key []byte, escaped bool) *Type {
 	if escaped {
-		return t.field(keyString(key))
+		return t.field(jsonwire.Unescape(key))
 	}
 	if t.patterns != nil {
 		return t.patterns.fieldBytes(t, key)
@@ -819,13 +803,13 @@ func (c rawChild) child() child {
 	if c.index >= 0 {
 		return child{index: c.index}
 	}
-	return child{key: keyString(c.key), index: -1}
+	return child{key: jsonwire.Unescape(c.key), index: -1}
 }
 
 // known is Type.known for a key in JSON text.
 func (c rawChild) known(t *Type) bool {
 	if c.escaped {
-		return t.known(keyString(c.key))
+		return t.known(jsonwire.Unescape(c.key))
 	}
 	if _, ok := t.propBytes(c.key); ok {
 		return true
@@ -836,24 +820,9 @@ func (c rawChild) known(t *Type) bool {
 // is reports whether the member's key is k.
 func (c rawChild) is(k string) bool {
 	if c.escaped {
-		return keyString(c.key) == k
+		return jsonwire.Unescape(c.key) == k
 	}
 	return string(c.key) == k
-}
-
-// keyString decodes a key as it stands in valid JSON text, between its
-// quotes.
-func keyString(key []byte) string {
-	if bytes.IndexByte(key, '\\') < 0 {
-		return string(key)
-	}
-	quoted := make([]byte, 0, len(key)+2)
-	quoted = append(append(append(quoted, '"'), key...), '"')
-	s, err := decodeJSON(quoted, false, 1)
-	if err != nil {
-		return string(key)
-	}
-	return s.(string)
 }
 
 // tokenKind is the kind of the JSON value that starts with byte c.
@@ -877,17 +846,14 @@ func tokenKind(c byte) kind {
 // whitespace), nested in depth containers, and reports where it ends and
 // whether it fits t as it is. It allocates nothing (keys with escapes
 // aside), and reads each byte once.
-func (f *fitter) fitRaw(data []byte, i int, t *Type, depth int) (end int, ok bool, err *Error) {
-	i = skipJSONSpace(data, i)
-	if i >= len(data) {
-		return 0, false, errJSONEOF(len(data))
-	}
-	if t.isAny() {
-		end, err = skipNested(data, i, depth, f.maxDepth)
+func (f *fitter) fitRaw(data []byte, i int, t *Type, depth int) (end int, ok bool, err *jsonwire.Error) {
+	i = jsonwire.Space(data, i)
+	if i >= len(data) || t.isAny() {
+		end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
 		return end, err == nil, err
 	}
 	if f.work++; f.work > f.budget {
-		end, err = skipNested(data, i, depth, f.maxDepth)
+		end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
 		return end, false, err
 	}
 	k := tokenKind(data[i])
@@ -896,86 +862,43 @@ func (f *fitter) fitRaw(data []byte, i int, t *Type, depth int) (end int, ok boo
 		return f.fitRawUnion(data, i, t, k, depth)
 	case typeObject, typeArray:
 		if k == kindNull {
-			end, err = scanJSONLiteral(data, i, "null")
+			end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
 			return end, err == nil, err
 		}
 		if t.kind.valueKind() != k || !t.constrains() {
-			end, err = skipNested(data, i, depth, f.maxDepth)
+			end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
 			return end, t.kind.valueKind() == k, err
 		}
 		return f.fitRawContainer(data, i, t, k, depth)
 	}
-	if k == kindObject || k == kindArray {
-		end, err = skipNested(data, i, depth, f.maxDepth)
-	} else {
-		end, err = skipScalar(data, i, k)
-	}
+	end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
 	if err != nil {
 		return 0, false, err
 	}
 	return end, fitRawScalar(data[i:end], k, t), nil
 }
 
-// skipScalar validates the scalar JSON value (of kind k: a string, a
-// number, a boolean or null) at data[i] and returns the index just past
-// it: skipNested without its container stack, which scalars do not need.
-func skipScalar(data []byte, i int, k kind) (int, *Error) {
-	switch k {
-	case kindString:
-		end, _, err := scanJSONString(data, i+1)
-		return end, err
-	case kindNumber:
-		end, isInt, err := scanJSONNumber(data, i)
-		if err == nil && !isInt && jsonNumberOverflows(data, i, end) {
-			return 0, errJSONRange(data, i, end)
-		}
-		return end, err
-	case kindBool:
-		if data[i] == 't' {
-			return scanJSONLiteral(data, i, "true")
-		}
-		return scanJSONLiteral(data, i, "false")
-	}
-	return scanJSONLiteral(data, i, "null")
-}
-
 // fitRawContainer fits the object or array (k) at data[i] to t, the one
 // type it meets: each member against the type t gives it, directly (the
 // set machinery of fitRawMany is for unions); once a member does not fit,
 // the rest is only validated.
-func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int) (int, bool, *Error) {
-	if depth >= f.maxDepth {
-		return 0, false, errJSONDepth(f.maxDepth, i)
-	}
-	closer := byte(']')
-	if k == kindObject {
-		closer = '}'
+func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int) (int, bool, *jsonwire.Error) {
+	i, more, err := jsonwire.Open(data, i, depth, f.maxDepth)
+	if err != nil {
+		return 0, false, err
 	}
 	fits := true
-	i = skipJSONSpace(data, i+1)
-	if i < len(data) && data[i] == closer {
-		return i + 1, true, nil
-	}
-	for n := 0; ; n++ {
+	for n := 0; more; n++ {
 		var mt *Type // nil: only validate
-		var err *Error
 		if k == kindObject {
-			if i >= len(data) {
-				return 0, false, errJSONEOF(len(data))
-			}
-			if data[i] != '"' {
-				return 0, false, errJSONChar(data, i, "looking for beginning of object key string")
-			}
-			keyEnd, escaped, err := scanJSONString(data, i+1)
+			keyStart, keyEnd, escaped, next, err := jsonwire.Key(data, i)
 			if err != nil {
 				return 0, false, err
 			}
 			if fits {
-				mt = rawField(t, data[i+1:keyEnd-1], escaped)
+				mt = rawField(t, data[keyStart:keyEnd], escaped)
 			}
-			if i, err = scanJSONColon(data, keyEnd); err != nil {
-				return 0, false, err
-			}
+			i = next
 		} else if fits {
 			mt = t.item(n)
 		}
@@ -984,20 +907,11 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 			return 0, false, err
 		}
 		fits = fits && ok
-		i = skipJSONSpace(data, i)
-		switch {
-		case i >= len(data):
-			return 0, false, errJSONEOF(len(data))
-		case data[i] == ',':
-			i = skipJSONSpace(data, i+1)
-		case data[i] == closer:
-			return i + 1, fits, nil
-		case k == kindObject:
-			return 0, false, errJSONChar(data, i, "after object key:value pair")
-		default:
-			return 0, false, errJSONChar(data, i, "after array element")
+		if i, more, err = jsonwire.Next(data, i, k == kindObject); err != nil {
+			return 0, false, err
 		}
 	}
+	return i, fits, nil
 }
 
 // fitRawScalar fits the scalar JSON value tok, of kind k, to scalar type t.
@@ -1016,19 +930,19 @@ func fitRawScalar(tok []byte, k kind, t *Type) bool {
 		}
 		return true
 	case t.kind == typeInteger:
-		return k == kindNumber && numberTextWhole(tok)
+		return k == kindNumber && jsonwire.IsWhole(tok)
 	}
 	return t.kind.valueKind() == k
 }
 
 // fitRawUnion is fitUnion on JSON text.
-func (f *fitter) fitRawUnion(data []byte, i int, u *Type, k kind, depth int) (int, bool, *Error) {
+func (f *fitter) fitRawUnion(data []byte, i int, u *Type, k kind, depth int) (int, bool, *jsonwire.Error) {
 	var ms typeSet
 	keyed := false
 	for _, m := range u.members {
 		if matchesKind(m.kind, k) || k == kindNumber && m.kind == typeInteger {
 			if ms.add(m) < 0 {
-				end, err := skipNested(data, i, depth, f.maxDepth)
+				end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
 				return end, false, err
 			}
 			keyed = keyed || m.keyed
@@ -1036,10 +950,10 @@ func (f *fitter) fitRawUnion(data []byte, i int, u *Type, k kind, depth int) (in
 	}
 	switch {
 	case k == kindNull:
-		end, err := scanJSONLiteral(data, i, "null")
-		return end, true, err
+		end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
+		return end, err == nil, err
 	case ms.n == 0:
-		end, err := skipNested(data, i, depth, f.maxDepth)
+		end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
 		return end, false, err
 	case ms.n == 1 && !keyed:
 		return f.fitRaw(data, i, ms.list[0], depth)
@@ -1053,13 +967,13 @@ func (f *fitter) fitRawUnion(data []byte, i int, u *Type, k kind, depth int) (in
 }
 
 // fitRawSet is fitSet on JSON text.
-func (f *fitter) fitRawSet(data []byte, i int, ts []*Type, depth int) (int, uint64, *Error) {
+func (f *fitter) fitRawSet(data []byte, i int, ts []*Type, depth int) (int, uint64, *jsonwire.Error) {
 	var es typeSet
 	if !flattenSet(ts, &es) {
 		return f.fitRawMany(data, i, ts, depth, nil)
 	}
 	if es.n < 0 {
-		end, err := skipNested(data, i, depth, f.maxDepth)
+		end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
 		return end, 0, err
 	}
 	var ks [maxSet]keys
@@ -1074,14 +988,14 @@ func (f *fitter) fitRawSet(data []byte, i int, ts []*Type, depth int) (int, uint
 // fitRawMany is fitMany on JSON text: it validates the value at data[i]
 // and returns the set of types of ts it fits; with ks, it also tells how
 // an object meets the keywords of each object type.
-func (f *fitter) fitRawMany(data []byte, i int, ts []*Type, depth int, ks *[maxSet]keys) (int, uint64, *Error) {
+func (f *fitter) fitRawMany(data []byte, i int, ts []*Type, depth int, ks *[maxSet]keys) (int, uint64, *jsonwire.Error) {
 	if f.work += len(ts); f.work > f.budget {
-		end, err := skipNested(data, i, depth, f.maxDepth)
+		end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
 		return end, 0, err
 	}
 	k := tokenKind(data[i])
 	if k != kindObject && k != kindArray {
-		end, err := skipNested(data, i, depth, f.maxDepth)
+		end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -1093,8 +1007,9 @@ func (f *fitter) fitRawMany(data []byte, i int, ts []*Type, depth int, ks *[maxS
 		}
 		return end, mask, nil
 	}
-	if depth >= f.maxDepth {
-		return 0, 0, errJSONDepth(f.maxDepth, i)
+	i, more, err := jsonwire.Open(data, i, depth, f.maxDepth)
+	if err != nil {
+		return 0, 0, err
 	}
 	tk := typeArray
 	if k == kindObject {
@@ -1106,43 +1021,20 @@ func (f *fitter) fitRawMany(data []byte, i int, ts []*Type, depth int, ks *[maxS
 		kt.start(ts, mask)
 	}
 	var cs typeSet
-	n := 0
-	i = skipJSONSpace(data, i+1)
-	closer := byte(']')
-	if k == kindObject {
-		closer = '}'
-	}
-	if i < len(data) && data[i] == closer {
-		kt.finish(ts, ks)
-		return i + 1, mask, nil
-	}
-	for {
+	for n := 0; more; n++ {
 		at := rawChild{index: n}
 		if k == kindObject {
-			if i >= len(data) {
-				return 0, 0, errJSONEOF(len(data))
-			}
-			if data[i] != '"' {
-				return 0, 0, errJSONChar(data, i, "looking for beginning of object key string")
-			}
-			keyEnd, escaped, err := scanJSONString(data, i+1)
+			keyStart, keyEnd, escaped, next, err := jsonwire.Key(data, i)
 			if err != nil {
 				return 0, 0, err
 			}
-			at = rawChild{key: data[i+1 : keyEnd-1], escaped: escaped, index: -1}
-			if i, err = scanJSONColon(data, keyEnd); err != nil {
-				return 0, 0, err
-			}
-			i = skipJSONSpace(data, i)
-			if i >= len(data) {
-				return 0, 0, errJSONEOF(len(data))
-			}
+			at = rawChild{key: data[keyStart:keyEnd], escaped: escaped, index: -1}
+			i = next
 			kt.key(ts, at)
 		}
-		var err *Error
 		valStart := i
 		if mask == 0 {
-			i, err = skipNested(data, i, depth+1, f.maxDepth)
+			i, err = jsonwire.Skip(data, i, depth+1, f.maxDepth)
 		} else {
 			i, mask, err = f.fitRawChild(data, i, ts, mask, &cs, at, depth)
 		}
@@ -1152,26 +1044,16 @@ func (f *fitter) fitRawMany(data []byte, i int, ts []*Type, depth int, ks *[maxS
 		if k == kindObject && kt.on {
 			kt.value(ts, at, data[valStart:i])
 		}
-		n++
-		i = skipJSONSpace(data, i)
-		switch {
-		case i >= len(data):
-			return 0, 0, errJSONEOF(len(data))
-		case data[i] == ',':
-			i = skipJSONSpace(data, i+1)
-		case data[i] == closer:
-			kt.finish(ts, ks)
-			return i + 1, mask, nil
-		case k == kindObject:
-			return 0, 0, errJSONChar(data, i, "after object key:value pair")
-		default:
-			return 0, 0, errJSONChar(data, i, "after array element")
+		if i, more, err = jsonwire.Next(data, i, k == kindObject); err != nil {
+			return 0, 0, err
 		}
 	}
+	kt.finish(ts, ks)
+	return i, mask, nil
 }
 
 // fitRawChild is fitChild on JSON text.
-func (f *fitter) fitRawChild(data []byte, i int, ts []*Type, mask uint64, cs *typeSet, at rawChild, depth int) (int, uint64, *Error) {
+func (f *fitter) fitRawChild(data []byte, i int, ts []*Type, mask uint64, cs *typeSet, at rawChild, depth int) (int, uint64, *jsonwire.Error) {
 	cs.reset()
 	var idx [maxSet]int8
 	for j, t := range ts {
@@ -1184,16 +1066,16 @@ func (f *fitter) fitRawChild(data []byte, i int, ts []*Type, mask uint64, cs *ty
 			continue
 		}
 		if idx[j] = int8(cs.add(ct)); idx[j] < 0 {
-			end, err := skipNested(data, i, depth+1, f.maxDepth)
+			end, err := jsonwire.Skip(data, i, depth+1, f.maxDepth)
 			return end, 0, err
 		}
 	}
 	var end int
 	var got uint64
-	var err *Error
+	var err *jsonwire.Error
 	switch cs.n {
 	case 0:
-		end, err = skipNested(data, i, depth+1, f.maxDepth)
+		end, err = jsonwire.Skip(data, i, depth+1, f.maxDepth)
 		return end, mask, err
 	case 1:
 		var ok bool
@@ -1299,6 +1181,5 @@ func rawScalar(tok []byte) (any, bool) {
 	case kindNumber:
 		return json.Number(tok), true
 	}
-	v, err := decodeJSON(tok, false, 1)
-	return v, err == nil
+	return jsonwire.DecodeScalar(tok, false), true
 }

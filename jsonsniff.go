@@ -1,5 +1,7 @@
 package coerce
 
+import "github.com/coerce-go/coerce/internal/jsonwire"
+
 // shape is what the first and last bytes of a string say it may hold.
 type shape uint8
 
@@ -11,17 +13,14 @@ const (
 	shapeFenced              // ```lang\n...\n```: a markdown fence around JSON text
 )
 
-// isSpace reports the four bytes JSON counts as whitespace.
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
 // trimSpace trims JSON whitespace. Unlike strings.TrimSpace it leaves
 // Unicode spaces alone: they are not JSON whitespace.
 func trimSpace[T ~string | ~[]byte](s T) T {
 	i, j := 0, len(s)
-	for i < j && isSpace(s[i]) {
+	for i < j && jsonwire.IsSpace(s[i]) {
 		i++
 	}
-	for j > i && isSpace(s[j-1]) {
+	for j > i && jsonwire.IsSpace(s[j-1]) {
 		j--
 	}
 	return s[i:j]

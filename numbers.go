@@ -6,75 +6,112 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
-// numeral is a decimal number as written: [+-] digits [. digits] [e [+-] digits].
+// A numeral is a numeric string as the README admits them: surrounding
+// whitespace, an optional sign, decimal digits (leading zeros allowed), an
+// optional fraction (".5" and "5." too) and exponent. It is read once, into
+// JSON number text, and is then judged by the rules of JSON numbers, so
+// that wholeness, exactness and float64's range have one implementation
+// for both, in package jsonwire.
 type numeral struct {
-	neg    bool
-	int    string // digits before the point; may be empty (".5")
-	frac   string // digits after the point; may be empty ("5.")
-	exp    int    // the exponent, clamped to ±maxExp
-	hasExp bool
-	point  bool
+	text  string // the number as JSON text: no '+', no leading zeros, no bare point, exponent "e" and its value
+	neg   bool
+	plain bool // written as digits alone: no point, no exponent
 }
-
-// maxExp clamps exponents: beyond it every nonzero value is out of
-// float64's range either way, and the clamp keeps arithmetic from
-// overflowing on "1e999999999999999999".
-const maxExp = 1 << 20
 
 // largest number of digits of a whole float64 (MaxFloat64 ≈ 1.8e308).
 const maxFloatDigits = 309
 
-// scanNumeral parses the numeric strings the README admits: surrounding
-// whitespace, an optional sign, decimal digits (leading zeros allowed), an
-// optional fraction (".5" and "5." too) and exponent. Hex, underscores,
-// commas, "", NaN and Inf are not numerals.
+// scanNumeral reads a numeric string. Hex, underscores, commas, "", NaN
+// and Inf are not numerals. The JSON text is s itself (trimmed) where s is
+// JSON number text already, the usual case: then it costs no allocation.
 func scanNumeral(s string) (n numeral, ok bool) {
 	s = strings.TrimSpace(s)
 	i := 0
+	plus := false
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		n.neg = s[i] == '-'
+		n.neg, plus = s[i] == '-', s[i] == '+'
 		i++
 	}
-	start := i
+	intStart := i
 	for i < len(s) && isDigit(s[i]) {
 		i++
 	}
-	n.int = s[start:i]
+	intEnd := i
+	point := false
+	fracStart, fracEnd := i, i
 	if i < len(s) && s[i] == '.' {
-		n.point = true
+		point = true
 		i++
-		start = i
+		fracStart = i
 		for i < len(s) && isDigit(s[i]) {
 			i++
 		}
-		n.frac = s[start:i]
+		fracEnd = i
 	}
-	if n.int == "" && n.frac == "" {
+	if intEnd == intStart && fracEnd == fracStart {
 		return n, false
 	}
+	expAt, expDigits := -1, -1 // where the exponent's 'e' and its digits start
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		n.hasExp = true
+		expAt = i
 		i++
-		neg := false
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			neg = s[i] == '-'
 			i++
 		}
-		if i == len(s) {
+		expDigits = i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		if i == expDigits {
 			return n, false
 		}
-		for ; i < len(s) && isDigit(s[i]); i++ {
-			if n.exp < maxExp {
-				n.exp = n.exp*10 + int(s[i]-'0')
-			}
-		}
-		if neg {
-			n.exp = -n.exp
+	}
+	if i != len(s) {
+		return n, false
+	}
+	n.plain = !point && expAt < 0
+	intDigits := strings.TrimLeft(s[intStart:intEnd], "0")
+	// The exponent's value: its digits without leading zeros ("0" for
+	// none), and a '-' unless it is zero.
+	expSign, expVal := "", ""
+	if expAt >= 0 {
+		if expVal = strings.TrimLeft(s[expDigits:], "0"); expVal == "" {
+			expVal = "0"
+		} else if s[expDigits-1] == '-' {
+			expSign = "-"
 		}
 	}
-	return n, i == len(s)
+	// JSON text already: no '+', an integer part without leading zeros, no
+	// bare point, and an exponent written "e" and its value.
+	if !plus && intEnd-intStart == max(len(intDigits), 1) && (!point || fracEnd > fracStart) &&
+		(expAt < 0 || s[expAt] == 'e' && s[expAt+1:expDigits] == expSign && s[expDigits:] == expVal) {
+		n.text = s
+		return n, true
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 1)
+	if n.neg {
+		b.WriteByte('-')
+	}
+	if intDigits == "" {
+		intDigits = "0"
+	}
+	b.WriteString(intDigits)
+	if fracEnd > fracStart {
+		b.WriteByte('.')
+		b.WriteString(s[fracStart:fracEnd])
+	}
+	if expAt >= 0 {
+		b.WriteByte('e')
+		b.WriteString(expSign)
+		b.WriteString(expVal)
+	}
+	n.text = b.String()
+	return n, true
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -82,128 +119,72 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // significand returns the significant digits (no leading or trailing
 // zeros; "" for zero) and the power of ten they are scaled by.
 func (n numeral) significand() (digits string, scale int) {
-	var b strings.Builder
-	lead := strings.TrimLeft(n.int, "0")
-	frac := n.frac
-	scale = n.exp - len(frac)
-	if lead == "" {
-		frac = strings.TrimLeft(frac, "0")
-	}
-	if lead != "" && frac != "" {
-		b.Grow(len(lead) + len(frac))
-		b.WriteString(lead)
-		b.WriteString(frac)
-		digits = b.String()
-	} else {
-		digits = lead + frac // at most one is non-empty: no copy
-	}
-	trimmed := strings.TrimRight(digits, "0")
-	scale += len(digits) - len(trimmed)
-	if trimmed == "" {
-		scale = 0
-	}
-	return trimmed, scale
+	_, digits, scale = jsonwire.Decimal(n.text)
+	return digits, scale
 }
 
-// numberResult is the outcome of converting a numeral.
-type numberResult struct {
-	value any
-	why   *Error // it does not convert: a template with Err and Detail set
-}
-
-// value converts n for an integer or number target. Integers are float64
-// when float64 holds them exactly and json.Number otherwise, so that no
-// digit is lost; fractions are float64 and must lie within float64's range
-// (underflow to zero counts as a loss). useNumber makes every result a
-// json.Number.
-func (n numeral) value(integer, useNumber bool) numberResult {
-	digits, scale := n.significand()
-	plain := !n.point && !n.hasExp
-	if digits == "" { // zero, in any spelling
-		if useNumber {
-			if n.neg {
-				return numberResult{value: json.Number("-0")}
-			}
-			return numberResult{value: json.Number("0")}
-		}
-		if n.neg {
-			return numberResult{value: math.Copysign(0, -1)}
-		}
-		return numberResult{value: float64(0)}
+// value converts n for an integer or number target, or says why it does
+// not convert (a template with Err and Detail set). Digits alone follow
+// the decoder's rule for integers, so that "5" and 5 come out alike. A
+// whole number written otherwise ("5.0", "1e3") declared integer is exact
+// in the same way, as the integer it stands for; declared number, it is a
+// float64, as is a number with a fraction; either must lie within
+// float64's range (underflow to zero counts as a loss). useNumber makes
+// every result a json.Number.
+func (n numeral) value(integer, useNumber bool) (any, *Error) {
+	if n.plain {
+		return wholeNumber(n.text, useNumber), nil
 	}
-	if scale >= 0 { // whole
+	f, mag := jsonwire.Float(n.text)
+	switch {
+	case mag == jsonwire.Zero: // in any spelling
 		switch {
-		case plain:
-			digits = strings.TrimLeft(n.int, "0") // as written: no copy
-		case !integer:
-			return n.float(useNumber) // "1e3" declared number: float notation, float result
-		case len(digits)+scale > maxFloatDigits:
-			return numberResult{why: outOfRange}
-		default:
-			digits += strings.Repeat("0", scale)
+		case useNumber && n.neg:
+			return json.Number("-0"), nil
+		case useNumber:
+			return json.Number("0"), nil
+		case n.neg:
+			return math.Copysign(0, -1), nil
 		}
-		return wholeNumber(n.neg, digits, useNumber)
+		return float64(0), nil
+	case !integer:
+		switch {
+		case mag == jsonwire.Overflow:
+			return nil, outOfRange
+		case mag == jsonwire.Underflow:
+			return nil, tooSmall
+		case useNumber:
+			return json.Number(n.text), nil
+		}
+		return f, nil
+	case !jsonwire.IsWhole(n.text):
+		return nil, notWhole
+	case !useNumber && math.Abs(f) < 1<<53:
+		// A whole number below 2^53 is its float64, exactly; larger ones
+		// are written out as the digits they stand for.
+		return f, nil
 	}
-	if integer {
-		return numberResult{why: notWhole}
+	neg, digits, scale := jsonwire.Decimal(n.text)
+	if len(digits)+scale > maxFloatDigits {
+		return nil, outOfRange
 	}
-	return n.float(useNumber)
-}
-
-// float converts n with strconv.ParseFloat, refusing what would round to
-// ±Inf or to zero.
-func (n numeral) float(useNumber bool) numberResult {
-	text := n.canonical()
-	f, err := strconv.ParseFloat(text, 64)
-	if err != nil || math.IsInf(f, 0) {
-		return numberResult{why: outOfRange}
-	}
-	if f == 0 {
-		return numberResult{why: tooSmall}
-	}
-	if useNumber {
-		return numberResult{value: json.Number(text)}
-	}
-	return numberResult{value: f}
-}
-
-// canonical writes n as JSON number text: no '+', no leading zeros, no
-// bare point.
-func (n numeral) canonical() string {
-	var b strings.Builder
-	if n.neg {
-		b.WriteByte('-')
-	}
-	if lead := strings.TrimLeft(n.int, "0"); lead != "" {
-		b.WriteString(lead)
-	} else {
-		b.WriteByte('0')
-	}
-	if n.frac != "" {
-		b.WriteByte('.')
-		b.WriteString(n.frac)
-	}
-	if n.hasExp {
-		b.WriteByte('e')
-		b.WriteString(strconv.Itoa(n.exp))
-	}
-	return b.String()
-}
-
-// wholeNumber returns the integer ±digits (no leading zeros) as float64 when
-// float64 holds it exactly, else as json.Number: the decoder's rule for
-// integers in JSON text, so that "5" and 5 come out alike.
-func wholeNumber(neg bool, digits string, useNumber bool) numberResult {
-	text := digits
+	digits += strings.Repeat("0", scale)
 	if neg {
-		text = "-" + digits
+		digits = "-" + digits
 	}
+	return wholeNumber(digits, useNumber), nil
+}
+
+// wholeNumber returns the valid JSON integer text as float64 when float64
+// holds it exactly and writes it back with the same digits, else as
+// json.Number: the decoder's rule for integers in JSON text.
+func wholeNumber(text string, useNumber bool) any {
 	if !useNumber {
-		if f, ok := jsonExactInt(text); ok {
-			return numberResult{value: f}
+		if f, ok := jsonwire.ExactInt(text); ok {
+			return f
 		}
 	}
-	return numberResult{value: json.Number(text)}
+	return json.Number(text)
 }
 
 // numberTraits reports whether v is a number (Go's numeric types and
@@ -215,10 +196,10 @@ func numberTraits(v any) (num, finite, whole bool) {
 	case json.Number:
 		// Only JSON number text is a number: "+5", " 5" or "007" could not
 		// be written as JSON as they are.
-		if !isJSONNumber(string(x)) {
+		if !jsonwire.IsNumber(x) {
 			return false, false, false
 		}
-		return true, true, numberTextWhole(string(x))
+		return true, true, jsonwire.IsWhole(x)
 	case int, int64, int32, int16, int8, uint, uint64, uint32, uint16, uint8, uintptr:
 		return true, true, true
 	case float32:
@@ -255,12 +236,12 @@ func numberText(v any) (string, bool) {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return "", false
 		}
-		return string(appendFloat(nil, x, 64)), true
+		return string(jsonwire.AppendFloat(nil, x, 64)), true
 	case float32:
 		if f := float64(x); math.IsNaN(f) || math.IsInf(f, 0) {
 			return "", false
 		}
-		return string(appendFloat(nil, float64(x), 32)), true
+		return string(jsonwire.AppendFloat(nil, float64(x), 32)), true
 	case json.Number:
 		return string(x), true
 	case int:
@@ -298,76 +279,6 @@ func zeroOrOne(v any) (one, ok bool) {
 		return true, true
 	}
 	return false, false
-}
-
-// numberTextWhole reports whether valid JSON number text is a whole
-// number, judged on its digits, without allocating: the digits that the
-// exponent leaves after the point must all be zero.
-func numberTextWhole[T ~string | ~[]byte](text T) bool {
-	i := 0
-	if i < len(text) && text[i] == '-' {
-		i++
-	}
-	intStart := i
-	for i < len(text) && isDigit(text[i]) {
-		i++
-	}
-	intEnd := i
-	if i == len(text) {
-		return true // a plain integer
-	}
-	fracStart, fracEnd := i, i
-	if text[i] == '.' {
-		fracStart = i + 1
-		for i++; i < len(text) && isDigit(text[i]); i++ {
-		}
-		fracEnd = i
-	}
-	exp := 0
-	if i < len(text) { // exponent
-		i++
-		neg := false
-		if text[i] == '+' || text[i] == '-' {
-			neg = text[i] == '-'
-			i++
-		}
-		for ; i < len(text); i++ {
-			if exp < maxExp {
-				exp = exp*10 + int(text[i]-'0')
-			}
-		}
-		if neg {
-			exp = -exp
-		}
-	}
-	// Digits after the point once the exponent has moved it: the last
-	// len(frac)-exp digits of int+frac.
-	nInt, nFrac := intEnd-intStart, fracEnd-fracStart
-	after := nFrac - exp
-	if after <= 0 {
-		return true
-	}
-	for k := max(nInt+nFrac-after, 0); k < nInt+nFrac; k++ {
-		var c byte
-		if k < nInt {
-			c = text[intStart+k]
-		} else {
-			c = text[fracStart+k-nInt]
-		}
-		if c != '0' {
-			return false
-		}
-	}
-	return true
-}
-
-// isJSONNumber reports whether s is exactly one JSON number.
-func isJSONNumber[T ~string | ~[]byte](s T) bool {
-	if len(s) == 0 {
-		return false
-	}
-	end, _, err := scanJSONNumber(s, 0)
-	return err == nil && end == len(s)
 }
 
 // plainIntText reports whether a number, if it carries its text (a

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // CoerceJSON is Coerce on the JSON text of an argument object, for SDKs
@@ -27,15 +29,15 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 		return args, &Error{Declared: "object", Value: json.RawMessage(args), Err: ErrLimit,
 			Detail: "arguments longer than " + strconv.Itoa(s.opts.MaxSize) + " bytes"}
 	}
-	start := skipJSONSpace(args, 0)
+	start := jsonwire.Space(args, 0)
 	if string(trimSpace(args)) == "null" {
 		return args, nil // no arguments: absence is a validator's business
 	}
 	f := newFitter(s.opts)
 	if start == len(args) || args[start] != '{' {
-		end, err := skipValue(args, start, f.maxDepth)
+		end, err := jsonwire.Skip(args, start, 0, f.maxDepth)
 		if err == nil {
-			err = trailing(args, end)
+			err = jsonwire.End(args, end)
 		}
 		if err != nil {
 			return args, rawFail(args, err)
@@ -45,7 +47,7 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 	// One pass validates the text and fits each parameter to its type.
 	end, fits, err := f.fitArgs(args, start, s.params)
 	if err == nil {
-		err = trailing(args, end)
+		err = jsonwire.End(args, end)
 	}
 	if err != nil {
 		return args, rawFail(args, err)
@@ -61,20 +63,11 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 	return w.rawArgs(args, start, end, s.params)
 }
 
-// rawFail completes an error about the argument text as a whole.
-func rawFail(args []byte, err error) error {
-	e := *err.(*Error)
+// rawFail is the error of argument text that is not valid JSON.
+func rawFail(args []byte, err *jsonwire.Error) error {
+	e := wireError(err)
 	e.Value = json.RawMessage(args)
-	return &e
-}
-
-// trailing reports anything but whitespace after the value that ends at
-// data[end].
-func trailing(data []byte, end int) error {
-	if skipJSONSpace(data, end) != len(data) {
-		return errJSONAt(ErrSyntax, "trailing data", end)
-	}
-	return nil
+	return e
 }
 
 // rawArgs is the walk of CoerceJSON's arguments that do not all fit: each
@@ -88,21 +81,19 @@ func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, err
 	w.data, w.out, w.pos = args, nil, 0
 	var fail *failure
 	var chg *changes
-	i := skipJSONSpace(args, start+1)
-	for i < end && args[i] == '"' {
-		keyStart := i
-		keyEnd, escaped, _ := scanJSONString(args, i+1)
-		i, _ = scanJSONColon(args, keyEnd)
-		lo := skipJSONSpace(args, i)
+	i, more, _ := jsonwire.Open(args, start, 0, w.maxDepth)
+	for more {
+		keyQuote := i
+		keyStart, keyEnd, escaped, lo, _ := jsonwire.Key(args, i)
 		var ft *Type
-		if !w.superseded[keyStart] {
-			ft = rawField(params, args[keyStart+1:keyEnd-1], escaped)
+		if !w.superseded[keyQuote] {
+			ft = rawField(params, args[keyStart:keyEnd], escaped)
 		}
 		hi := 0
 		if ft.isAny() {
-			hi, _ = skipNested(args, lo, 0, 1<<30)
+			hi, _ = jsonwire.Skip(args, lo, 0, 1<<30)
 		} else {
-			at := rawChild{key: args[keyStart+1 : keyEnd-1], escaped: escaped, index: -1}
+			at := rawChild{key: args[keyStart:keyEnd], escaped: escaped, index: -1}
 			m := w.mark()
 			var r result
 			hi, r = w.rawInto(lo, ft, 1)
@@ -112,7 +103,7 @@ func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, err
 					e.Declared, e.Value = "object", json.RawMessage(args)
 					return args, &e
 				}
-				hi, _ = skipNested(args, lo, 0, 1<<30)
+				hi, _ = jsonwire.Skip(args, lo, 0, 1<<30)
 				e.Declared, e.Value = ft.String(), json.RawMessage(args[lo:hi])
 				w.limit = nil
 				r = result{state: failed, fail: leafFailure(e)}
@@ -125,10 +116,7 @@ func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, err
 				chg = chg.at(at.child(), r.chg)
 			}
 		}
-		i = skipJSONSpace(args, hi)
-		if i < end && args[i] == ',' {
-			i = skipJSONSpace(args, i+1)
-		}
+		i, more, _ = jsonwire.Next(args, hi, true)
 	}
 	out := args
 	if w.out != nil {
@@ -173,7 +161,7 @@ func (w *walker) rawInto(i int, t *Type, depth int) (int, result) {
 	if t.kind == typeUnion && k != kindObject && k != kindArray && w.limit == nil {
 		// A scalar met by a union: one decode, and the members convert it
 		// as they would the value (single, scalarUnion).
-		end, _ := skipScalar(data, i, k)
+		end, _ := jsonwire.Skip(data, i, 0, 1)
 		for _, m := range t.members {
 			if k == kindNull || m.isAny() || m.scalarType() && fitRawScalar(data[i:end], k, m) {
 				return end, result{}
@@ -199,18 +187,20 @@ func (w *walker) rawInto(i int, t *Type, depth int) (int, result) {
 	case k == kindNull:
 		return i + 4, result{}
 	}
-	end, _ := skipScalar(data, i, k)
+	end, _ := jsonwire.Skip(data, i, 0, 1)
 	if t.isAny() || fitRawScalar(data[i:end], k, t) {
 		return end, result{}
 	}
 	// A numeric string that is JSON number text float64 holds as written,
-	// the usual repair: written from the bytes, without the string.
+	// well inside 2^53, the usual repair: written from the bytes, without
+	// the string.
 	if k == kindString && w.o.OnChange == nil && !w.o.UseNumber && !w.o.StructuredOnly &&
 		(t.kind == typeNumber || t.kind == typeInteger && !t.plainInt) {
-		if num := data[i+1 : end-1]; len(num) <= 24 && isJSONNumber(num) {
-			if f, ok := jsonFastFloat(num); ok && (t.kind == typeNumber || f == math.Trunc(f) && numberTextWhole(num)) {
+		if num := data[i+1 : end-1]; len(num) <= 24 && jsonwire.IsNumber(num) {
+			if f, ok := jsonwire.DecodeScalar(num, false).(float64); ok && math.Abs(f) < 1<<53 &&
+				(t.kind == typeNumber || f == math.Trunc(f) && jsonwire.IsWhole(num)) {
 				w.splice(i, end)
-				w.out = appendFloat(w.out, f, 64)
+				w.out = jsonwire.AppendFloat(w.out, f, 64)
 				return end, result{state: converted}
 			}
 		}
@@ -221,7 +211,7 @@ func (w *walker) rawInto(i int, t *Type, depth int) (int, result) {
 // rawScalar converts the scalar JSON value w.data[i:end], which does not
 // fit t as it is, and writes what it becomes.
 func (w *walker) rawScalar(i, end int, t *Type, depth int) result {
-	val := decodeScalar(w.data[i:end], w.o.UseNumber)
+	val := jsonwire.DecodeScalar(w.data[i:end], w.o.UseNumber)
 	r := w.one(val, t, depth, false)
 	w.settleResult(&r, val, t)
 	out := r.out
@@ -249,10 +239,10 @@ func (w *walker) rawContainerInto(i int, k kind, t *Type, depth int) (int, resul
 	}
 	switch {
 	case t.isAny() || t.kind == tk && !t.constrains():
-		end, _ := skipNested(data, i, 0, 1<<30)
+		end, _ := jsonwire.Skip(data, i, 0, 1<<30)
 		return end, result{}
 	case t.kind == typeString:
-		end, _ := skipNested(data, i, 0, 1<<30)
+		end, _ := jsonwire.Skip(data, i, 0, 1<<30)
 		val, err := w.parse(data[i:end], depth)
 		if err != nil {
 			return end, w.failWith(json.RawMessage(data[i:end]), t, err)
@@ -262,33 +252,29 @@ func (w *walker) rawContainerInto(i int, k kind, t *Type, depth int) (int, resul
 			return end, w.failWith(val, t, err)
 		}
 		w.splice(i, end)
-		w.out = appendJSONString(w.out, text)
+		w.out, _ = appendJSON(w.out, text, 0)
 		return end, w.convert(kindValue(tk), t, nil, ToJSONText)
 	case t.kind != tk:
-		end, _ := skipNested(data, i, 0, 1<<30)
+		end, _ := jsonwire.Skip(data, i, 0, 1<<30)
 		return end, w.fail(json.RawMessage(data[i:end]), t, ErrKind, "")
 	case depth >= w.maxDepth:
 		w.tooDeep()
-		end, _ := skipNested(data, i, 0, 1<<30)
+		end, _ := jsonwire.Skip(data, i, 0, 1<<30)
 		return end, result{}
 	}
 	var fail *failure
 	var chg *changes
 	changed := false
-	closer := byte(']')
-	if k == kindObject {
-		closer = '}'
-	}
-	i = skipJSONSpace(data, i+1)
-	for n := 0; data[i] != closer; n++ {
+	lo := i
+	i, more, _ := jsonwire.Open(data, i, 0, 1<<30)
+	for n := 0; more; n++ {
 		at := rawChild{index: n}
 		skip := false
 		if k == kindObject {
-			keyEnd, escaped, _ := scanJSONString(data, i+1)
-			at = rawChild{key: data[i+1 : keyEnd-1], escaped: escaped, index: -1}
-			skip = w.superseded[i] // a later occurrence decides
-			i, _ = scanJSONColon(data, keyEnd)
-			i = skipJSONSpace(data, i)
+			keyStart, keyEnd, escaped, next, _ := jsonwire.Key(data, i)
+			at = rawChild{key: data[keyStart:keyEnd], escaped: escaped, index: -1}
+			skip = w.superseded[keyStart-1] // a later occurrence decides
+			i = next
 		}
 		mt := anyType
 		if !skip {
@@ -296,12 +282,12 @@ func (w *walker) rawContainerInto(i int, k kind, t *Type, depth int) (int, resul
 		}
 		var r result
 		if mt.isAny() {
-			i, _ = skipNested(data, i, 0, 1<<30)
+			i, _ = jsonwire.Skip(data, i, 0, 1<<30)
 		} else {
 			i, r = w.rawInto(i, mt, depth+1)
 		}
 		if w.limit != nil {
-			end, _ := skipNested(data, i, 0, 1<<30)
+			end, _ := jsonwire.Skip(data, lo, 0, 1<<30)
 			return end, result{}
 		}
 		switch r.state {
@@ -311,18 +297,15 @@ func (w *walker) rawContainerInto(i int, k kind, t *Type, depth int) (int, resul
 			changed = true
 			chg = chg.at(at.child(), r.chg)
 		}
-		i = skipJSONSpace(data, i)
-		if data[i] == ',' {
-			i = skipJSONSpace(data, i+1)
-		}
+		i, more, _ = jsonwire.Next(data, i, k == kindObject)
 	}
 	switch {
 	case fail != nil:
-		return i + 1, result{state: failed, fail: fail}
+		return i, result{state: failed, fail: fail}
 	case changed:
-		return i + 1, result{state: converted, chg: chg}
+		return i, result{state: converted, chg: chg}
 	}
-	return i + 1, result{}
+	return i, result{}
 }
 
 // supersededKeys returns the offsets of the keys, in the valid JSON text
@@ -351,11 +334,14 @@ func (w *walker) supersededKeys(data []byte, start int) map[int]bool {
 		case ',':
 			expectKey = len(stack) > 0 && stack[len(stack)-1] >= 0
 		case '"':
-			end, escaped := skipString(data, i+1)
 			if expectKey {
-				keys = append(keys, keySpan{int32(i), int32(end), escaped})
+				lo, hi, escaped, next, _ := jsonwire.Key(data, i)
+				keys = append(keys, keySpan{int32(lo - 1), int32(hi + 1), escaped})
 				expectKey = false
+				i = next - 1
+				continue
 			}
+			end, _ := jsonwire.Skip(data, i, 0, 1)
 			i = end - 1
 		}
 	}
@@ -369,24 +355,6 @@ type keySpan struct {
 	escaped bool
 }
 
-// skipString returns the index past the valid JSON string whose content
-// starts at data[i], and whether it has escapes.
-func skipString(data []byte, i int) (int, bool) {
-	escaped := false
-	for {
-		i = jsonPlainRun(data, i)
-		switch c := data[i]; {
-		case c == '"':
-			return i + 1, escaped
-		case c == '\\':
-			escaped = true
-			i += 2
-		default: // a byte >= 0x80: valid UTF-8 here
-			i++
-		}
-	}
-}
-
 // markSuperseded adds to out the keys of one object that occur again
 // later in it.
 func markSuperseded(data []byte, spans []keySpan, out map[int]bool) map[int]bool {
@@ -395,7 +363,7 @@ func markSuperseded(data []byte, spans []keySpan, out map[int]bool) map[int]bool
 		if !a.escaped && !b.escaped {
 			return bytes.Equal(text(a), text(b))
 		}
-		return keyString(text(a)) == keyString(text(b))
+		return jsonwire.Unescape(text(a)) == jsonwire.Unescape(text(b))
 	}
 	mark := func(s keySpan) {
 		if out == nil {
@@ -416,10 +384,10 @@ func markSuperseded(data []byte, spans []keySpan, out map[int]bool) map[int]bool
 	}
 	last := make(map[string]int, len(spans))
 	for n, s := range spans {
-		last[keyString(text(s))] = n
+		last[jsonwire.Unescape(text(s))] = n
 	}
 	for n, s := range spans {
-		if last[keyString(text(s))] != n {
+		if last[jsonwire.Unescape(text(s))] != n {
 			mark(s)
 		}
 	}
@@ -493,7 +461,7 @@ func (w *walker) rawKinds(data []byte, i int, es []*Type, rb, depth int) int {
 	if k == kindObject || k == kindArray {
 		return w.rawContainer(data, i, k, es, rb, depth)
 	}
-	end, _ := skipNested(data, i, 0, 1)
+	end, _ := jsonwire.Skip(data, i, 0, 1)
 	if w.limit != nil || !w.spend(walkCost*len(es)) || k == kindNull {
 		return end
 	}
@@ -506,7 +474,7 @@ func (w *walker) rawKinds(data []byte, i int, es []*Type, rb, depth int) int {
 		}
 	}
 	if conv := w.types[tb:]; len(conv) > 0 {
-		val := decodeScalar(data[i:end], w.o.UseNumber)
+		val := jsonwire.DecodeScalar(data[i:end], w.o.UseNumber)
 		vb := w.eval(val, conv, depth, false)
 		for n, t := range conv {
 			r := w.res[vb+n]
@@ -528,9 +496,8 @@ func (w *walker) rawKinds(data []byte, i int, es []*Type, rb, depth int) int {
 func (w *walker) rawContainer(data []byte, i int, k kind, es []*Type, rb, depth int) int {
 	lo := i
 	tk := typeArray
-	closer := byte(']')
 	if k == kindObject {
-		tk, closer = typeObject, '}'
+		tk = typeObject
 	}
 	cb := len(w.cands)
 	for j, t := range es {
@@ -543,43 +510,39 @@ func (w *walker) rawContainer(data []byte, i int, k kind, es []*Type, rb, depth 
 		}
 	}
 	if len(w.cands) == cb || w.limit != nil || !w.spend(walkCost*len(es)) {
-		end, _ := skipNested(data, i, 0, 1<<30)
+		end, _ := jsonwire.Skip(data, i, 0, 1<<30)
 		w.cands = w.cands[:cb]
 		w.containerRest(data, lo, end, tk, es, rb, depth)
 		return end
 	}
 	if depth >= w.maxDepth {
 		w.tooDeep()
-		end, _ := skipNested(data, i, 0, 1<<30)
+		end, _ := jsonwire.Skip(data, i, 0, 1<<30)
 		w.cands = w.cands[:cb]
 		return end
 	}
-	i = skipJSONSpace(data, i+1)
-	for n := 0; data[i] != closer; n++ {
+	i, more, _ := jsonwire.Open(data, i, depth, w.maxDepth)
+	for n := 0; more; n++ {
 		at := rawChild{index: n}
-		keyStart := i
+		keyQuote := i
 		if k == kindObject {
-			keyEnd, escaped, _ := scanJSONString(data, i+1)
-			at = rawChild{key: data[i+1 : keyEnd-1], escaped: escaped, index: -1}
-			i, _ = scanJSONColon(data, keyEnd)
-			i = skipJSONSpace(data, i)
+			keyStart, keyEnd, escaped, next, _ := jsonwire.Key(data, i)
+			at = rawChild{key: data[keyStart:keyEnd], escaped: escaped, index: -1}
+			i = next
 		}
-		if k == kindObject && w.superseded[keyStart] {
-			i, _ = skipNested(data, i, 0, 1<<30) // a later occurrence decides
+		if k == kindObject && w.superseded[keyQuote] {
+			i, _ = jsonwire.Skip(data, i, 0, 1<<30) // a later occurrence decides
 		} else {
 			i = w.rawMember(data, i, at, cb, depth)
 		}
 		if w.limit != nil {
-			end, _ := skipNested(data, lo, 0, 1<<30)
+			end, _ := jsonwire.Skip(data, lo, 0, 1<<30)
 			w.cands = w.cands[:cb]
 			return end
 		}
-		i = skipJSONSpace(data, i)
-		if data[i] == ',' {
-			i = skipJSONSpace(data, i+1)
-		}
+		i, more, _ = jsonwire.Next(data, i, k == kindObject)
 	}
-	end := i + 1
+	end := i
 	for ci := cb; ci < len(w.cands); ci++ {
 		c := &w.cands[ci]
 		r := result{}
@@ -635,7 +598,7 @@ func (w *walker) rawMember(data []byte, i int, at rawChild, cb, depth int) int {
 		}
 	}
 	if len(w.types) == tb {
-		end, _ := skipNested(data, i, 0, 1<<30)
+		end, _ := jsonwire.Skip(data, i, 0, 1<<30)
 		return end
 	}
 	n := len(w.cands)

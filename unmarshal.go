@@ -5,6 +5,8 @@ import (
 	"errors"
 	"reflect"
 	"strconv"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // Unmarshal is json.Unmarshal that first converts the JSON text to the
@@ -145,15 +147,13 @@ func coerceRaw(o Options, data []byte, t *Type) (out []byte, report func(), err 
 	}
 	// One pass validates the text and fits it to t, as in CoerceJSON.
 	f := newFitter(o)
-	start := skipJSONSpace(data, 0)
-	end, ok, e := f.fitRaw(data, start, t, 0)
-	if e == nil {
-		err = trailing(data, end)
-	} else {
-		err = e
+	start := jsonwire.Space(data, 0)
+	end, ok, werr := f.fitRaw(data, start, t, 0)
+	if werr == nil {
+		werr = jsonwire.End(data, end)
 	}
-	if err != nil {
-		return data, nil, rawFail(data, err)
+	if werr != nil {
+		return data, nil, rawFail(data, werr)
 	}
 	if ok {
 		countWork(f.work + len(data))

@@ -182,8 +182,8 @@ func (w *walker) fail(v any, t *Type, sentinel error, detail string) result {
 	return w.leafResult(Error{Declared: t.String(), Value: v, Err: sentinel, Detail: detail})
 }
 
-// failWith is fail with an error from the codec, which knows what went
-// wrong but not where or against which type.
+// failWith is fail with an error that knows what went wrong but not where
+// or against which type: from the codec, or a conversion's template.
 func (w *walker) failWith(v any, t *Type, err error) result {
 	e := *err.(*Error)
 	e.Declared, e.Value = t.String(), v
@@ -474,7 +474,7 @@ func (w *walker) scalarUnion(v any, k kind, u *Type, depth int) result {
 	case i == text:
 		return w.named(tr, u)
 	case cs[i].why != nil: // the value itself failed: name the union
-		return w.fail(v, u, cs[i].why.Err, cs[i].why.Detail)
+		return w.failWith(v, u, cs[i].why)
 	}
 	return w.convert(v, u.members[i], cs[i].out, cs[i].rule)
 }

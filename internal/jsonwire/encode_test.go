@@ -1,4 +1,4 @@
-package coerce
+package jsonwire
 
 import (
 	"bytes"
@@ -28,16 +28,16 @@ func encStd(v any) ([]byte, error) {
 func encCheck(t *testing.T, v any) {
 	t.Helper()
 	want, werr := encStd(v)
-	got, err := appendJSON(nil, v, 0)
+	got, err := Append(nil, v, 0)
 	if werr != nil {
 		t.Fatalf("%#v: encoding/json fails (%v); the test expects it to succeed", v, werr)
 	}
 	if err != nil || !bytes.Equal(got, want) {
-		t.Fatalf("appendJSON(%#v) = %s, %v\nencoding/json:    %s", v, got, err, want)
+		t.Fatalf("Append(%#v) = %s, %v\nencoding/json:    %s", v, got, err, want)
 	}
-	got, err = appendJSON([]byte("prefix:"), v, 0)
+	got, err = Append([]byte("prefix:"), v, 0)
 	if err != nil || string(got) != "prefix:"+string(want) {
-		t.Fatalf("appendJSON(prefix, %#v) = %s, %v", v, got, err)
+		t.Fatalf("Append(prefix, %#v) = %s, %v", v, got, err)
 	}
 }
 
@@ -62,6 +62,11 @@ func (m encMarshaler) MarshalJSON() ([]byte, error) {
 }
 
 type encTextMarshaler int
+
+// encBadKey is a map key that has no text.
+type encBadKey int
+
+func (encBadKey) MarshalText() ([]byte, error) { return nil, errors.New("no text") }
 
 func (m encTextMarshaler) MarshalText() ([]byte, error) {
 	return []byte(fmt.Sprint("<", int(m), ">")), nil
@@ -136,47 +141,50 @@ func TestEncodeErrors(t *testing.T) {
 		name     string
 		v        any
 		maxDepth int
-		err      error
+		kind     ErrorKind
 		detail   string
 	}{
-		{"NaN", math.NaN(), 0, ErrKind, "NaN is not a JSON number"},
-		{"+Inf", math.Inf(1), 0, ErrKind, "+Inf is not a JSON number"},
-		{"-Inf in map", map[string]any{"a": []any{math.Inf(-1)}}, 0, ErrKind, "-Inf is not a JSON number"},
-		{"float32 NaN", float32(math.NaN()), 0, ErrKind, "NaN is not a JSON number"},
-		{"float32 Inf", []any{float32(math.Inf(1))}, 0, ErrKind, "+Inf is not a JSON number"},
-		{"NaN in struct", struct{ F float64 }{math.NaN()}, 0, ErrKind, ""},
-		{"invalid Number", json.Number("1.2.3"), 0, ErrSyntax, `invalid number literal "1.2.3"`},
-		{"Number +1", []any{json.Number("+1")}, 0, ErrSyntax, ""},
-		{"Number 01", json.Number("01"), 0, ErrSyntax, ""},
-		{"Number NaN", json.Number("NaN"), 0, ErrSyntax, ""},
-		{"Number in struct", struct{ N json.Number }{"x"}, 0, ErrSyntax, ""},
-		{"invalid RawMessage", json.RawMessage(`{"a":}`), 0, ErrSyntax, ""},
-		{"empty RawMessage", json.RawMessage{}, 0, ErrSyntax, ""},
-		{"two values RawMessage", json.RawMessage(`1 2`), 0, ErrSyntax, ""},
-		{"chan", make(chan int), 0, ErrKind, ""},
-		{"func in map", map[string]any{"f": func() {}}, 0, ErrKind, ""},
-		{"complex", complex(1, 2), 0, ErrKind, ""},
-		{"Marshaler error", encMarshaler{"error"}, 0, ErrKind, ""},
-		{"Marshaler invalid", encMarshaler{"{"}, 0, ErrSyntax, ""},
-		{"cyclic map", cyclicMap, 0, ErrLimit, "nesting deeper than 10000 (a cycle?)"},
-		{"cyclic slice", cyclicSlice, 0, ErrLimit, ""},
-		{"cycle through map and slice", mutualMap, 0, ErrLimit, ""},
-		{"cycle three ways", wide, 0, ErrLimit, ""},
-		{"cyclic map small limit", cyclicMap, 5, ErrLimit, "nesting deeper than 5 (a cycle?)"},
-		{"cyclic struct", node, 0, ErrLimit, ""},
-		{"cycle through a typed map", typedCycle, 0, ErrLimit, ""},
-		{"too deep", decNestedValue(4, "1"), 3, ErrLimit, "nesting deeper than 3 (a cycle?)"},
-		{"too deep objects", decNestedValue(10001, "o"), 0, ErrLimit, ""},
+		{"NaN", math.NaN(), 0, Unsupported, "NaN is not a JSON number"},
+		{"+Inf", math.Inf(1), 0, Unsupported, "+Inf is not a JSON number"},
+		{"-Inf in map", map[string]any{"a": []any{math.Inf(-1)}}, 0, Unsupported, "-Inf is not a JSON number"},
+		{"float32 NaN", float32(math.NaN()), 0, Unsupported, "NaN is not a JSON number"},
+		{"float32 Inf", []any{float32(math.Inf(1))}, 0, Unsupported, "+Inf is not a JSON number"},
+		{"NaN in struct", struct{ F float64 }{math.NaN()}, 0, Unsupported, ""},
+		{"Inf in typed map", map[string]float32{"a": float32(math.Inf(1))}, 0, Unsupported, ""},
+		{"invalid Number", json.Number("1.2.3"), 0, Syntax, `invalid number literal "1.2.3"`},
+		{"Number +1", []any{json.Number("+1")}, 0, Syntax, ""},
+		{"Number 01", json.Number("01"), 0, Syntax, ""},
+		{"Number NaN", json.Number("NaN"), 0, Syntax, ""},
+		{"Number in struct", struct{ N json.Number }{"x"}, 0, Syntax, ""},
+		{"invalid RawMessage", json.RawMessage(`{"a":}`), 0, Syntax, ""},
+		{"empty RawMessage", json.RawMessage{}, 0, Syntax, ""},
+		{"two values RawMessage", json.RawMessage(`1 2`), 0, Syntax, ""},
+		{"chan", make(chan int), 0, Unsupported, ""},
+		{"func in map", map[string]any{"f": func() {}}, 0, Unsupported, ""},
+		{"complex", complex(1, 2), 0, Unsupported, ""},
+		{"Marshaler error", encMarshaler{"error"}, 0, Unsupported, ""},
+		{"Marshaler invalid", encMarshaler{"{"}, 0, Syntax, ""},
+		{"RawMessage in struct", struct{ R json.RawMessage }{json.RawMessage("[1,")}, 0, Syntax, ""},
+		// encoding/json gives no type to this error (see stdErrorKind).
+		{"map key without text", map[encBadKey]any{1: 1.0}, 0, Syntax, ""},
+		{"cyclic map", cyclicMap, 0, Depth, "nesting deeper than 10000 (a cycle?)"},
+		{"cyclic slice", cyclicSlice, 0, Depth, ""},
+		{"cycle through map and slice", mutualMap, 0, Depth, ""},
+		{"cycle three ways", wide, 0, Depth, ""},
+		{"cyclic map small limit", cyclicMap, 5, Depth, "nesting deeper than 5 (a cycle?)"},
+		{"cyclic struct", node, 0, Depth, ""},
+		{"cycle through a typed map", typedCycle, 0, Depth, ""},
+		{"too deep", decNestedValue(4, "1"), 3, Depth, "nesting deeper than 3 (a cycle?)"},
+		{"too deep objects", decNestedValue(10001, "o"), 0, Depth, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dst := []byte("keep")
-			got, err := appendJSON(dst, c.v, c.maxDepth)
-			var e *Error
-			if !errors.As(err, &e) || !errors.Is(err, c.err) || e.Path != "" || e.Declared != "" || e.Value != nil {
-				t.Fatalf("got %q, %#v; want an *Error with %v", got, err, c.err)
+			got, err := Append(dst, c.v, c.maxDepth)
+			if err == nil || err.Kind != c.kind || err.Offset != 0 {
+				t.Fatalf("got %q, %#v; want an error of kind %v", got, err, c.kind)
 			}
-			if c.detail != "" && e.Detail != c.detail {
-				t.Fatalf("detail %q, want %q", e.Detail, c.detail)
+			if c.detail != "" && err.Msg != c.detail {
+				t.Fatalf("message %q, want %q", err.Msg, c.detail)
 			}
 			if string(got) != "keep" {
 				t.Fatalf("dst changed to %q", got)
@@ -197,8 +205,8 @@ func TestEncodeErrors(t *testing.T) {
 func encCheckDepth(t *testing.T, v any, maxDepth int) {
 	t.Helper()
 	want, _ := encStd(v)
-	if got, err := appendJSON(nil, v, maxDepth); err != nil || !bytes.Equal(got, want) {
-		t.Errorf("appendJSON at the depth limit: %.40s, %v", got, err)
+	if got, err := Append(nil, v, maxDepth); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("Append at the depth limit: %.40s, %v", got, err)
 	}
 }
 
@@ -206,7 +214,7 @@ func encCheckDepth(t *testing.T, v any, maxDepth int) {
 func TestEncodeRoundTrip(t *testing.T) {
 	for _, doc := range [][]byte{[]byte(decSmallDoc), decDoc10KB()} {
 		for _, useNumber := range []bool{false, true} {
-			v, err := decodeJSON(doc, useNumber, 0)
+			v, err := Decode(doc, useNumber, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -216,14 +224,14 @@ func TestEncodeRoundTrip(t *testing.T) {
 }
 
 func TestEncodeConcurrent(t *testing.T) {
-	v, _ := decodeJSON(decDoc10KB(), false, 0)
+	v, _ := Decode(decDoc10KB(), false, 0)
 	want, _ := encStd(v)
 	done := make(chan bool)
 	for range 4 {
 		go func() {
 			defer func() { done <- true }()
 			for range 20 {
-				if got, err := appendJSON(nil, v, 0); err != nil || !bytes.Equal(got, want) {
+				if got, err := Append(nil, v, 0); err != nil || !bytes.Equal(got, want) {
 					t.Error("concurrent appendJSON differs")
 					return
 				}
@@ -257,9 +265,9 @@ func FuzzEncodeDifferential(f *testing.F) {
 		s := string(data)
 		for _, v := range []any{s, map[string]any{s: s, "k": 1.0}, json.Number(s), json.RawMessage(data), []any{json.RawMessage(data)}} {
 			want, werr := encStd(v)
-			got, err := appendJSON(nil, v, 0)
+			got, err := Append(nil, v, 0)
 			if (err == nil) != (werr == nil) || !bytes.Equal(got, want) {
-				t.Fatalf("appendJSON(%#v) = %s, %v\nencoding/json:    %s, %v", v, got, err, want, werr)
+				t.Fatalf("Append(%#v) = %s, %v\nencoding/json:    %s, %v", v, got, err, want, werr)
 			}
 		}
 	})
@@ -273,7 +281,7 @@ func BenchmarkEncode(b *testing.B) {
 		{"small", []byte(decSmallDoc)},
 		{"10KB", decDoc10KB()},
 	} {
-		v, err := decodeJSON(doc.data, false, 0)
+		v, err := Decode(doc.data, false, 0)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -282,7 +290,7 @@ func BenchmarkEncode(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(out)))
 			for b.Loop() {
-				if _, err := appendJSON(nil, v, 0); err != nil {
+				if _, err := Append(nil, v, 0); err != nil {
 					b.Fatal(err)
 				}
 			}

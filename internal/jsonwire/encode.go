@@ -1,10 +1,11 @@
-package coerce
+package jsonwire
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,24 +13,24 @@ import (
 	"unicode/utf8"
 )
 
-// appendJSON appends the compact JSON text of v to dst, as encoding/json
+// Append appends the compact JSON text of v to dst, as encoding/json
 // would write it with HTML escaping off: map keys sorted, no trailing
-// newline. NaN and ±Inf are an *Error with ErrKind; nesting deeper than
-// maxDepth (which is how cycles end) is an *Error with ErrLimit. Path,
-// Declared and Value are left empty.
+// newline. NaN and ±Inf are Unsupported; nesting deeper than maxDepth
+// (<= 0 means DefaultMaxDepth; the top-level array or object is at depth
+// 1) is a Depth error, which is how cycles end.
 //
 // map[string]any, []any, string, bool, nil, the float, int and uint types,
 // json.Number and json.RawMessage are written here, byte for byte as
 // encoding/json writes them; any other value (structs, typed maps and
-// slices, pointers, Marshalers) is handed to encoding/json for its subtree.
-// An invalid json.Number or json.RawMessage is an *Error with ErrSyntax.
-// maxDepth <= 0 means the default, 10000; the top-level array or object is
-// at depth 1. On error dst is returned unchanged.
-func appendJSON(dst []byte, v any, maxDepth int) ([]byte, error) {
+// slices, pointers, Marshalers) is handed to encoding/json for its subtree,
+// and its errors are classified by their types, not their text. An invalid
+// json.Number or json.RawMessage is a Syntax error. On error dst is
+// returned unchanged.
+func Append(dst []byte, v any, maxDepth int) ([]byte, *Error) {
 	if maxDepth <= 0 {
-		maxDepth = defaultMaxDepth
+		maxDepth = DefaultMaxDepth
 	}
-	e := jsonEncoderPool.Get().(*jsonEncoder)
+	e := encoderPool.Get().(*encoder)
 	e.maxDepth = maxDepth
 	err := e.value(v, 0)
 	if err == nil {
@@ -42,38 +43,38 @@ func appendJSON(dst []byte, v any, maxDepth int) ([]byte, error) {
 	return dst, nil
 }
 
-// jsonEncoder writes one appendJSON value into buf; it is pooled so that
-// the buffer and the key-sorting scratch are reused.
-type jsonEncoder struct {
+// encoder writes one Append value into buf; it is pooled so that the
+// buffer and the key-sorting scratch are reused.
+type encoder struct {
 	buf      []byte
-	pairs    []jsonPair // entries of the maps being written, innermost last
+	pairs    []pair // entries of the maps being written, innermost last
 	maxDepth int
 }
 
-type jsonPair struct {
+type pair struct {
 	k string
 	v any
 }
 
-var jsonEncoderPool = sync.Pool{New: func() any { return new(jsonEncoder) }}
+var encoderPool = sync.Pool{New: func() any { return new(encoder) }}
 
-func (e *jsonEncoder) release() {
+func (e *encoder) release() {
 	clear(e.pairs)
 	e.pairs = e.pairs[:0]
 	e.buf = e.buf[:0]
 	if cap(e.buf) > 1<<16 || cap(e.pairs) > 1<<12 {
 		return
 	}
-	jsonEncoderPool.Put(e)
+	encoderPool.Put(e)
 }
 
 // value writes v, which is inside depth open arrays and objects.
-func (e *jsonEncoder) value(v any, depth int) *Error {
+func (e *encoder) value(v any, depth int) *Error {
 	switch v := v.(type) {
 	case nil:
 		e.buf = append(e.buf, "null"...)
 	case string:
-		e.buf = appendJSONString(e.buf, v)
+		e.buf = appendString(e.buf, v)
 	case bool:
 		e.buf = strconv.AppendBool(e.buf, v)
 	case float64:
@@ -87,8 +88,8 @@ func (e *jsonEncoder) value(v any, depth int) *Error {
 		if s == "" {
 			s = "0" // as encoding/json writes the zero Number
 		}
-		if end, _, err := scanJSONNumber(s, 0); err != nil || end != len(s) {
-			return &Error{Err: ErrSyntax, Detail: "invalid number literal " + strconv.Quote(s)}
+		if !IsNumber(s) {
+			return &Error{Kind: Syntax, Msg: "invalid number literal " + strconv.Quote(s)}
 		}
 		e.buf = append(e.buf, s...)
 	case int:
@@ -123,25 +124,25 @@ func (e *jsonEncoder) value(v any, depth int) *Error {
 	return nil
 }
 
-func (e *jsonEncoder) float(f float64, bits int) *Error {
+func (e *encoder) float(f float64, bits int) *Error {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return &Error{Err: ErrKind, Detail: strconv.FormatFloat(f, 'g', -1, bits) + " is not a JSON number"}
+		return &Error{Kind: Unsupported, Msg: strconv.FormatFloat(f, 'g', -1, bits) + " is not a JSON number"}
 	}
-	e.buf = appendFloat(e.buf, f, bits)
+	e.buf = AppendFloat(e.buf, f, bits)
 	return nil
 }
 
-func errJSONDeep(maxDepth int) *Error {
-	return &Error{Err: ErrLimit, Detail: "nesting deeper than " + strconv.Itoa(maxDepth) + " (a cycle?)"}
+func (e *encoder) tooDeep() *Error {
+	return &Error{Kind: Depth, Msg: "nesting deeper than " + strconv.Itoa(e.maxDepth) + " (a cycle?)"}
 }
 
-func (e *jsonEncoder) array(a []any, depth int) *Error {
+func (e *encoder) array(a []any, depth int) *Error {
 	if a == nil {
 		e.buf = append(e.buf, "null"...)
 		return nil
 	}
 	if depth >= e.maxDepth {
-		return errJSONDeep(e.maxDepth)
+		return e.tooDeep()
 	}
 	e.buf = append(e.buf, '[')
 	for i, v := range a {
@@ -156,13 +157,13 @@ func (e *jsonEncoder) array(a []any, depth int) *Error {
 	return nil
 }
 
-func (e *jsonEncoder) object(m map[string]any, depth int) *Error {
+func (e *encoder) object(m map[string]any, depth int) *Error {
 	if m == nil {
 		e.buf = append(e.buf, "null"...)
 		return nil
 	}
 	if depth >= e.maxDepth {
-		return errJSONDeep(e.maxDepth)
+		return e.tooDeep()
 	}
 	switch len(m) {
 	case 0:
@@ -170,7 +171,7 @@ func (e *jsonEncoder) object(m map[string]any, depth int) *Error {
 		return nil
 	case 1:
 		for k, v := range m {
-			e.buf = appendJSONString(append(e.buf, '{'), k)
+			e.buf = appendString(append(e.buf, '{'), k)
 			e.buf = append(e.buf, ':')
 			if err := e.value(v, depth+1); err != nil {
 				return err
@@ -179,13 +180,13 @@ func (e *jsonEncoder) object(m map[string]any, depth int) *Error {
 		e.buf = append(e.buf, '}')
 		return nil
 	}
-	if len(m) <= len(jsonSmallObject{}) {
+	if len(m) <= len(smallObject{}) {
 		return e.smallObject(m, depth)
 	}
 	// Sort the entries on a shared stack; nested objects push theirs above.
 	base := len(e.pairs)
 	for k, v := range m {
-		e.pairs = append(e.pairs, jsonPair{k, v})
+		e.pairs = append(e.pairs, pair{k, v})
 	}
 	err := e.entries(e.pairs[base:], depth)
 	clear(e.pairs[base:])
@@ -193,28 +194,28 @@ func (e *jsonEncoder) object(m map[string]any, depth int) *Error {
 	return err
 }
 
-type jsonSmallObject [16]jsonPair
+type smallObject [16]pair
 
 // smallObject sorts the entries of a small map in an array on the Go stack,
 // which, unlike a heap buffer, costs no GC write barriers.
-func (e *jsonEncoder) smallObject(m map[string]any, depth int) *Error {
-	var buf jsonSmallObject
+func (e *encoder) smallObject(m map[string]any, depth int) *Error {
+	var buf smallObject
 	p := buf[:0]
 	for k, v := range m {
-		p = append(p, jsonPair{k, v})
+		p = append(p, pair{k, v})
 	}
 	return e.entries(p, depth)
 }
 
 // entries sorts p and writes it as an object.
-func (e *jsonEncoder) entries(p []jsonPair, depth int) *Error {
-	sortJSONPairs(p)
+func (e *encoder) entries(p []pair, depth int) *Error {
+	sortPairs(p)
 	e.buf = append(e.buf, '{')
 	for i := range p {
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
-		e.buf = appendJSONString(e.buf, p[i].k)
+		e.buf = appendString(e.buf, p[i].k)
 		e.buf = append(e.buf, ':')
 		if err := e.value(p[i].v, depth+1); err != nil {
 			return err
@@ -224,11 +225,11 @@ func (e *jsonEncoder) entries(p []jsonPair, depth int) *Error {
 	return nil
 }
 
-// sortJSONPairs sorts by key, byte-wise, as encoding/json sorts map keys.
+// sortPairs sorts by key, byte-wise, as encoding/json sorts map keys.
 // Keys are distinct.
-func sortJSONPairs(p []jsonPair) {
+func sortPairs(p []pair) {
 	if len(p) > 12 {
-		slices.SortFunc(p, func(a, b jsonPair) int { return strings.Compare(a.k, b.k) })
+		slices.SortFunc(p, func(a, b pair) int { return strings.Compare(a.k, b.k) })
 		return
 	}
 	for i := 1; i < len(p); i++ {
@@ -240,44 +241,35 @@ func sortJSONPairs(p []jsonPair) {
 
 // raw writes a json.RawMessage compacted, as encoding/json does (which
 // validates its syntax but not its UTF-8).
-func (e *jsonEncoder) raw(m json.RawMessage) *Error {
+func (e *encoder) raw(m json.RawMessage) *Error {
 	if m == nil {
 		e.buf = append(e.buf, "null"...)
 		return nil
 	}
 	b := bytes.NewBuffer(e.buf)
 	if err := json.Compact(b, m); err != nil {
-		return &Error{Err: ErrSyntax, Detail: "invalid json.RawMessage: " + strings.TrimPrefix(err.Error(), "json: ")}
+		return &Error{Kind: Syntax, Msg: "invalid json.RawMessage: " + strings.TrimPrefix(err.Error(), "json: ")}
 	}
 	e.buf = b.Bytes()
 	return nil
 }
 
-// jsonAppender lets a json.Encoder write into an encoder's buffer.
-type jsonAppender struct{ e *jsonEncoder }
+// appender lets a json.Encoder write into an encoder's buffer.
+type appender struct{ e *encoder }
 
-func (w jsonAppender) Write(p []byte) (int, error) {
+func (w appender) Write(p []byte) (int, error) {
 	w.e.buf = append(w.e.buf, p...)
 	return len(p), nil
 }
 
 // fallback writes v with encoding/json, which handles every other type.
-func (e *jsonEncoder) fallback(v any) *Error {
+func (e *encoder) fallback(v any) *Error {
 	n := len(e.buf)
-	enc := json.NewEncoder(jsonAppender{e})
+	enc := json.NewEncoder(appender{e})
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		e.buf = e.buf[:n]
-		detail := strings.TrimPrefix(err.Error(), "json: ")
-		var unsupported *json.UnsupportedValueError
-		var syntax *json.SyntaxError
-		switch {
-		case errors.As(err, &unsupported) && strings.HasPrefix(unsupported.Str, "encountered a cycle"):
-			return &Error{Err: ErrLimit, Detail: detail}
-		case errors.As(err, &syntax) || strings.HasPrefix(detail, "invalid number literal"):
-			return &Error{Err: ErrSyntax, Detail: detail}
-		}
-		return &Error{Err: ErrKind, Detail: detail}
+		return &Error{Kind: stdErrorKind(err), Msg: strings.TrimPrefix(err.Error(), "json: ")}
 	}
 	if len(e.buf) > n && e.buf[len(e.buf)-1] == '\n' {
 		e.buf = e.buf[:len(e.buf)-1]
@@ -285,17 +277,51 @@ func (e *jsonEncoder) fallback(v any) *Error {
 	return nil
 }
 
-const jsonHexDigits = "0123456789abcdef"
+// stdErrorKind classifies an error of encoding/json's encoder by its type.
+func stdErrorKind(err error) ErrorKind {
+	var syntax *json.SyntaxError
+	var value *json.UnsupportedValueError
+	var typ *json.UnsupportedTypeError
+	var marshaler *json.MarshalerError
+	switch {
+	case errors.As(err, &syntax):
+		// Text that is not JSON: a MarshalJSON result or a
+		// json.RawMessage inside the value, reported inside a
+		// MarshalerError or not.
+		return Syntax
+	case errors.As(err, &value):
+		// A float that is NaN or ±Inf, or a map, slice or pointer met
+		// again inside itself: a cycle, which ends in too deep a value
+		// here, as it does in Append.
+		if k := value.Value.Kind(); k == reflect.Float32 || k == reflect.Float64 {
+			return Unsupported
+		}
+		return Depth
+	case errors.As(err, &typ), errors.As(err, &marshaler):
+		// A channel, function or complex number; an error of a
+		// MarshalJSON or MarshalText method.
+		return Unsupported
+	}
+	// encoding/json reports two errors without a type: an invalid
+	// json.Number literal, and a map key whose MarshalText fails (whose
+	// message quotes the method's error rather than wrapping it). No type
+	// tells them apart, and their text is no API. Both are Syntax: the
+	// name is exact for the first, the commoner, and the second is a key
+	// that has no JSON text either.
+	return Syntax
+}
 
-// appendJSONString appends s quoted exactly as encoding/json writes a string
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s quoted exactly as encoding/json writes a string
 // with HTML escaping off: short escapes for \b \f \n \r \t, \u00XX for other
 // control characters, U+2028 and U+2029 escaped, invalid UTF-8 replaced by
 // \ufffd.
-func appendJSONString(dst []byte, s string) []byte {
+func appendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; ; {
-		i = jsonPlainRun(s, i) // as is, HTML escaping being off
+		i = plainRun(s, i) // as is, HTML escaping being off
 		if i >= len(s) {
 			break
 		}
@@ -316,7 +342,7 @@ func appendJSONString(dst []byte, s string) []byte {
 			case '\t':
 				dst = append(dst, '\\', 't')
 			default:
-				dst = append(dst, '\\', 'u', '0', '0', jsonHexDigits[c>>4], jsonHexDigits[c&0xf])
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 			}
 			i++
 			start = i
@@ -332,7 +358,7 @@ func appendJSONString(dst []byte, s string) []byte {
 		}
 		if r == '\u2028' || r == '\u2029' {
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', jsonHexDigits[r&0xf])
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
 			i += size
 			start = i
 			continue
@@ -343,11 +369,12 @@ func appendJSONString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// appendFloat appends f as encoding/json writes a float64 (and as JavaScript
+// AppendFloat appends f as encoding/json writes a float64 (and as JavaScript
 // prints a number): 5, 1.5, 1e+21, 1e-7. f must be finite.
-func appendFloat(dst []byte, f float64, bits int) []byte {
-	// Fast path: below 1e15 (< 2^50) the shortest decimal of an integral
-	// float64 is its integer digits. -0 takes the general path.
+func AppendFloat(dst []byte, f float64, bits int) []byte {
+	// Below 1e15 (< 2^50) the shortest decimal of an integral float64 is
+	// its integer digits, which strconv.AppendInt writes in a quarter of
+	// AppendFloat's time (BenchmarkAppendFloat). -0 takes the general path.
 	if bits == 64 && f > -1e15 && f < 1e15 {
 		if i := int64(f); float64(i) == f && i != 0 {
 			return strconv.AppendInt(dst, i, 10)

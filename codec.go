@@ -1,0 +1,44 @@
+package coerce
+
+import (
+	"github.com/coerce-go/coerce/internal/jsonwire"
+)
+
+// The JSON codec is package jsonwire, which knows nothing of types or
+// coercion. Its errors become *Error here, in wireError, and nowhere else.
+
+// wireError is the *Error of an error of the codec: its kind names the
+// sentinel, its message is the Detail and its offset the Offset. Path,
+// Declared and Value are left to the caller.
+func wireError(e *jsonwire.Error) *Error {
+	var sentinel error
+	switch e.Kind {
+	case jsonwire.Syntax:
+		sentinel = ErrSyntax
+	case jsonwire.Depth:
+		sentinel = ErrLimit
+	case jsonwire.Range:
+		sentinel = ErrPrecision
+	default: // jsonwire.Unsupported: a value with no JSON text
+		sentinel = ErrKind
+	}
+	return &Error{Err: sentinel, Detail: e.Msg, Offset: e.Offset}
+}
+
+// decodeJSON is jsonwire.Decode with its error as an *Error.
+func decodeJSON[T jsonwire.Text](data T, useNumber bool, maxDepth int) (any, error) {
+	v, err := jsonwire.Decode(data, useNumber, maxDepth)
+	if err != nil {
+		return nil, wireError(err)
+	}
+	return v, nil
+}
+
+// appendJSON is jsonwire.Append with its error as an *Error.
+func appendJSON(dst []byte, v any, maxDepth int) ([]byte, error) {
+	dst, err := jsonwire.Append(dst, v, maxDepth)
+	if err != nil {
+		return dst, wireError(err)
+	}
+	return dst, nil
+}
