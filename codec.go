@@ -42,3 +42,12 @@ func appendJSON(dst []byte, v any, maxDepth int) ([]byte, error) {
 	}
 	return dst, nil
 }
+
+// encodeJSON is jsonwire.String with its error as an *Error.
+func encodeJSON(v any, maxDepth int) (string, error) {
+	text, err := jsonwire.String(v, maxDepth)
+	if err != nil {
+		return "", wireError(err)
+	}
+	return text, nil
+}

@@ -989,14 +989,14 @@ func (w *walker) encode(v any, depth int) (string, error) {
 	if err := w.checkGo(v, depth); err != nil {
 		return "", err
 	}
-	text, err := appendJSON(nil, v, w.maxDepth-depth)
+	text, err := encodeJSON(v, w.maxDepth-depth)
 	if err != nil {
 		return "", err
 	}
 	if w.o.MaxSize > 0 && len(text) > w.o.MaxSize {
 		return "", &Error{Err: ErrLimit, Detail: "JSON text longer than " + strconv.Itoa(w.o.MaxSize) + " bytes"}
 	}
-	return string(text), nil
+	return text, nil
 }
 
 // evalRawMessage decodes a json.RawMessage and evaluates what it holds:

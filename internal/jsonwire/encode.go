@@ -27,43 +27,121 @@ import (
 // json.Number or json.RawMessage is a Syntax error. On error dst is
 // returned unchanged.
 func Append(dst []byte, v any, maxDepth int) ([]byte, *Error) {
-	if maxDepth <= 0 {
-		maxDepth = DefaultMaxDepth
-	}
-	e := encoderPool.Get().(*encoder)
-	e.maxDepth = maxDepth
-	err := e.value(v, 0)
-	if err == nil {
-		dst = append(dst, e.buf...)
-	}
-	e.release()
-	if err != nil {
+	e := newEncoder(maxDepth)
+	defer e.release()
+	if err := e.value(v, 0); err != nil {
 		return dst, err
 	}
-	return dst, nil
+	dst = slices.Grow(dst, e.len())
+	for _, c := range e.chunks {
+		dst = append(dst, c.b...)
+	}
+	return append(dst, e.buf...), nil
 }
 
-// encoder writes one Append value into buf; it is pooled so that the
-// buffer and the key-sorting scratch are reused.
+// String is Append to a new string: the text is allocated once, at its
+// size, however large.
+func String(v any, maxDepth int) (string, *Error) {
+	e := newEncoder(maxDepth)
+	defer e.release()
+	if err := e.value(v, 0); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.Grow(e.len())
+	for _, c := range e.chunks {
+		b.Write(c.b)
+	}
+	b.Write(e.buf)
+	return b.String(), nil
+}
+
+// encoder writes one value into buf, and buf into chunks as it fills, so
+// that a large value's text is not copied again each time a growing
+// buffer doubles: the caller allocates the text once, at its size. The
+// chunks come from a pool and go back to it, and the encoder, with its own
+// first buffer and the key-sorting scratch, is pooled too.
 type encoder struct {
-	buf      []byte
-	pairs    []pair // entries of the maps being written, innermost last
+	buf      []byte   // the buffer being written: first's, or cur's
+	first    chunk    // the encoder's own buffer, the only one most values need
+	cur      *chunk   // the pooled chunk buf belongs to, once first is full
+	chunks   []*chunk // the full buffers, in order, before buf
+	pairs    []pair   // entries of the maps being written, innermost last
 	maxDepth int
 }
+
+type chunk struct{ b []byte }
+
+// chunkSize is what a buffer holds before the encoder moves on to the
+// next: it spills between values once buf is past it.
+const chunkSize = 32 << 10
 
 type pair struct {
 	k string
 	v any
 }
 
-var encoderPool = sync.Pool{New: func() any { return new(encoder) }}
+var (
+	encoderPool = sync.Pool{New: func() any { return new(encoder) }}
+	chunkPool   = sync.Pool{New: func() any { return &chunk{make([]byte, 0, chunkSize+chunkSize/8)} }}
+)
+
+func newEncoder(maxDepth int) *encoder {
+	if maxDepth <= 0 {
+		maxDepth = DefaultMaxDepth
+	}
+	e := encoderPool.Get().(*encoder)
+	e.maxDepth = maxDepth
+	e.buf = e.first.b[:0]
+	return e
+}
+
+// len is the length of the text written.
+func (e *encoder) len() int {
+	n := len(e.buf)
+	for _, c := range e.chunks {
+		n += len(c.b)
+	}
+	return n
+}
+
+// spill moves buf on to chunks and takes a pooled buffer once buf is past
+// chunkSize.
+func (e *encoder) spill() {
+	if len(e.buf) < chunkSize {
+		return
+	}
+	full := e.cur
+	if full == nil {
+		full = &e.first
+	}
+	full.b = e.buf
+	e.chunks = append(e.chunks, full)
+	e.cur = chunkPool.Get().(*chunk)
+	e.buf = e.cur.b[:0]
+}
 
 func (e *encoder) release() {
 	clear(e.pairs)
 	e.pairs = e.pairs[:0]
-	e.buf = e.buf[:0]
-	if cap(e.buf) > 1<<16 || cap(e.pairs) > 1<<12 {
-		return
+	if e.cur != nil {
+		e.cur.b = e.buf
+		e.chunks = append(e.chunks, e.cur)
+		e.cur = nil
+	} else {
+		e.first.b = e.buf
+	}
+	for i, c := range e.chunks {
+		c.b = c.b[:0]
+		if c != &e.first && cap(c.b) <= 2*chunkSize {
+			chunkPool.Put(c)
+		}
+		e.chunks[i] = nil
+	}
+	e.chunks = e.chunks[:0]
+	e.buf = nil
+	if cap(e.first.b) > 2*chunkSize || cap(e.pairs) > 1<<12 || cap(e.chunks) > 1<<10 {
+		return // let an unusually large value's scratch go
 	}
 	encoderPool.Put(e)
 }
@@ -74,7 +152,7 @@ func (e *encoder) value(v any, depth int) *Error {
 	case nil:
 		e.buf = append(e.buf, "null"...)
 	case string:
-		e.buf = appendString(e.buf, v)
+		e.string(v)
 	case bool:
 		e.buf = strconv.AppendBool(e.buf, v)
 	case float64:
@@ -152,6 +230,7 @@ func (e *encoder) array(a []any, depth int) *Error {
 		if err := e.value(v, depth+1); err != nil {
 			return err
 		}
+		e.spill()
 	}
 	e.buf = append(e.buf, ']')
 	return nil
@@ -220,6 +299,7 @@ func (e *encoder) entries(p []pair, depth int) *Error {
 		if err := e.value(p[i].v, depth+1); err != nil {
 			return err
 		}
+		e.spill()
 	}
 	e.buf = append(e.buf, '}')
 	return nil
@@ -311,6 +391,33 @@ func stdErrorKind(err error) ErrorKind {
 	return Syntax
 }
 
+// string writes s quoted; a long one in pieces, spilling between them, so
+// that one large string does not grow buf far past chunkSize. Cut where a
+// character starts, the pieces are escaped as the whole would be.
+func (e *encoder) string(s string) {
+	if len(s) <= chunkSize {
+		e.buf = appendString(e.buf, s)
+		return
+	}
+	e.buf = append(e.buf, '"')
+	for len(s) > 0 {
+		// Back off to where a character starts; past utf8.UTFMax bytes
+		// there is none to split (the bytes are not UTF-8, and each is
+		// replaced alone wherever the cut falls).
+		n := min(len(s), chunkSize)
+		for k := n; k > n-utf8.UTFMax && k < len(s); k-- {
+			if utf8.RuneStart(s[k]) {
+				n = k
+				break
+			}
+		}
+		e.buf = appendStringContent(e.buf, s[:n])
+		s = s[n:]
+		e.spill()
+	}
+	e.buf = append(e.buf, '"')
+}
+
 const hexDigits = "0123456789abcdef"
 
 // appendString appends s quoted exactly as encoding/json writes a string
@@ -318,7 +425,11 @@ const hexDigits = "0123456789abcdef"
 // control characters, U+2028 and U+2029 escaped, invalid UTF-8 replaced by
 // \ufffd.
 func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
+	return append(appendStringContent(append(dst, '"'), s), '"')
+}
+
+// appendStringContent is appendString without the quotes.
+func appendStringContent(dst []byte, s string) []byte {
 	start := 0
 	for i := 0; ; {
 		i = plainRun(s, i) // as is, HTML escaping being off
@@ -365,8 +476,7 @@ func appendString(dst []byte, s string) []byte {
 		}
 		i += size
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return append(dst, s[start:]...)
 }
 
 // AppendFloat appends f as encoding/json writes a float64 (and as JavaScript

@@ -306,3 +306,46 @@ func BenchmarkEncode(b *testing.B) {
 		})
 	}
 }
+
+// Text larger than a buffer is written in chunks, and a long string in
+// pieces cut where characters start: the text must be encoding/json's
+// whatever falls on a cut (multi-byte characters, escapes, bytes that are
+// not UTF-8, U+2028), and String and Append must agree.
+func TestEncodeAcrossChunks(t *testing.T) {
+	var long strings.Builder
+	for long.Len() < 5*chunkSize {
+		long.WriteString("é\"\n\u2028€😀\xff\xe2\x82 plain text ")
+	}
+	var contin strings.Builder // continuation bytes only: no character starts
+	for contin.Len() < 2*chunkSize {
+		contin.WriteByte(0x80 | byte(contin.Len()%64))
+	}
+	records := make([]any, 3000)
+	for i := range records {
+		records[i] = map[string]any{"id": float64(i), "name": "record é " + strings.Repeat("x", i%50), "tags": []any{"a", "b"}}
+	}
+	for name, v := range map[string]any{
+		"long string":        long.String(),
+		"continuation bytes": contin.String(),
+		"records":            records,
+		"strings in a list":  []any{long.String(), "short", contin.String()},
+	} {
+		wantText, err := encStd(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := string(wantText)
+		got, werr := String(v, 0)
+		if werr != nil || got != want {
+			i := 0
+			for i < min(len(got), len(want)) && got[i] == want[i] {
+				i++
+			}
+			t.Errorf("%s: String differs from encoding/json at byte %d of %d (err %v): %q, want %q", name, i, len(want), werr,
+				got[max(0, i-10):min(len(got), i+10)], want[max(0, i-10):min(len(want), i+10)])
+		}
+		if b, aerr := Append([]byte("x"), v, 0); aerr != nil || string(b) != "x"+want {
+			t.Errorf("%s: Append differs from encoding/json (err %v)", name, aerr)
+		}
+	}
+}
