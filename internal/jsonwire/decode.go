@@ -158,8 +158,11 @@ func (d *decoder) release() {
 	d.valsHigh, d.keysHigh = 0, 0
 	d.s = ""
 	d.esc = strings.Builder{}
-	if cap(d.vals) > 1<<14 || cap(d.keys) > 1<<14 || cap(d.frames) > 1<<10 {
-		return // let an unusually large document's scratch go
+	// Let an unusually large document's scratch go; the frames of a
+	// document nested as deep as DefaultMaxDepth are kept, or each such
+	// document would grow them again, and deep ones cost more per level.
+	if cap(d.vals) > 1<<14 || cap(d.keys) > 1<<14 || cap(d.frames) > 2*DefaultMaxDepth {
+		return
 	}
 	decoderPool.Put(d)
 }
