@@ -642,3 +642,23 @@ func TestFitSetsHoldingUnions(t *testing.T) {
 		}
 	}
 }
+
+// An integer in JSON text is never rounded, however it is written: with
+// an exponent or a fraction of zeros, a whole number that float64 does
+// not hold exactly keeps its text, through every entry point.
+func TestWholeNumbersWrittenWithExponents(t *testing.T) {
+	for _, text := range []string{"1e23", "9007199254740993.0", "9007199254740993e0", "1.5e300"} {
+		got, err := ToDeclared("["+text+"]", "list[int]")
+		if err != nil || diff([]any{json.Number(text)}, got) != "" {
+			t.Errorf("ToDeclared([%s], list[int]) = %#v, %v; want [json.Number(%q)]", text, got, err, text)
+		}
+		s := mustSchema(t, Options{}, `{"type":"object","properties":{"n":{"type":"array","items":{"type":"integer"}}}}`)
+		out, err := s.Coerce(map[string]any{"n": "[" + text + "]"})
+		if err != nil || diff([]any{json.Number(text)}, out["n"]) != "" {
+			t.Errorf("Coerce of %q = %#v, %v; want [json.Number(%q)]", "["+text+"]", out["n"], err, text)
+		}
+	}
+	if got, err := ToDeclared("[1e22, 2.5e3]", "list[float]"); err != nil || diff([]any{1e22, 2500.0}, got) != "" {
+		t.Errorf("numbers float64 holds exactly: %#v, %v", got, err)
+	}
+}

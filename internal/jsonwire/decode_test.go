@@ -254,10 +254,16 @@ func TestDecodeNumbers(t *testing.T) {
 		{in: "1E+3", want: 1000.0},
 		{in: "1e-3", want: 0.001},
 		{in: "123.456e-7", want: 123.456e-7},
-		{in: "9007199254740993.0", want: 9007199254740992.0}, // whole digits: float64 as encoding/json reads it
-		{in: "9007199254740993e0", want: 9007199254740992.0},
-		{in: "1.7976931348623157e308", want: math.MaxFloat64},
-		{in: "-1.7976931348623157e308", want: -math.MaxFloat64},
+		// A whole number written with a fraction or an exponent is an
+		// integer too: float64 only if it holds it exactly.
+		{in: "9007199254740992.0", want: 9007199254740992.0},
+		{in: "9007199254740993.0", want: json.Number("9007199254740993.0")},
+		{in: "9007199254740993e0", want: json.Number("9007199254740993e0")},
+		{in: "1e22", want: 1e22},
+		{in: "1e23", want: json.Number("1e23")}, // float64's is 99999999999999991611392
+		{in: "1.7976931348623157e308", want: json.Number("1.7976931348623157e308")},
+		{in: "-1.7976931348623157e308", want: json.Number("-1.7976931348623157e308")},
+		{in: "1.2e17", want: 1.2e17},
 		{in: "4.9e-324", want: 5e-324},
 		// Never a rounded value (README, Hostile input): a nonzero number
 		// that float64 would round to zero is refused, as one that would
@@ -273,7 +279,7 @@ func TestDecodeNumbers(t *testing.T) {
 		{in: "123456789012345678901234567890.5", want: json.Number("123456789012345678901234567890.5")},
 		{in: "9007199254740993.5", want: json.Number("9007199254740993.5")},
 		{in: "1.00000000000000000001", want: json.Number("1.00000000000000000001")},
-		{in: "1.5e300", want: 1.5e300},
+		{in: "1.5e300", want: json.Number("1.5e300")},
 		{in: "0.000000000000000000000000000001234", want: 1.234e-30},
 		{in: "1e400", err: Range, detail: "number 1e400 out of float64 range at offset 0"},
 		{in: " [1e400]", err: Range, detail: "number 1e400 out of float64 range at offset 2"},
@@ -335,11 +341,18 @@ func TestDecodeFloatBits(t *testing.T) {
 			}
 			continue
 		}
-		if n, ok := got.(json.Number); ok && err == nil && want == math.Trunc(want) {
-			// A fraction float64 makes whole keeps its digits.
-			if r, _ := new(big.Rat).SetString(in); r.IsInt() || string(n) != in {
-				t.Errorf("%s: got json.Number %v for a whole number", in, n)
+		// A number float64 would change keeps its digits: a fraction it
+		// makes whole, or a whole number it does not hold exactly.
+		r, _ := new(big.Rat).SetString(in)
+		changed := want == math.Trunc(want) && (!r.IsInt() || new(big.Rat).SetFloat64(want).Cmp(r) != 0)
+		if n, ok := got.(json.Number); ok && err == nil && changed {
+			if string(n) != in {
+				t.Errorf("%s: got json.Number %v", in, n)
 			}
+			continue
+		}
+		if changed {
+			t.Errorf("%s: got %v, %v; want json.Number: float64 changes it", in, got, err)
 			continue
 		}
 		if f, ok := got.(float64); !ok || math.Float64bits(f) != math.Float64bits(want) || err != nil {

@@ -1,6 +1,7 @@
 package jsonwire
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"math/bits"
@@ -363,10 +364,12 @@ func ExactInt[T Text](text T) (float64, bool) {
 
 // The decoder's rule for the value of valid JSON number text within
 // float64's range: float64, as encoding/json reads it, unless that would
-// change the digits written. Then it is a json.Number holding them: an
-// integer that float64 holds inexactly, or exactly but writes back
-// otherwise (ExactInt), and a fraction that float64 would make whole
-// (1.00000000000000000001), which would otherwise pass for an integer.
+// change the number written. Then it is a json.Number holding its text:
+// an integer that float64 holds inexactly, or exactly but writes back
+// otherwise (ExactInt), also when written with an exponent or a fraction
+// of zeros (1e23, 9007199254740993.0: holdsWhole), and a fraction that
+// float64 would make whole (1.00000000000000000001), which would
+// otherwise pass for an integer.
 
 // intValue is the value of integer text (no fraction, no exponent).
 func intValue[T Text](text T) any {
@@ -383,10 +386,22 @@ func intValue[T Text](text T) any {
 // floatValue is the value of number text with a fraction or an exponent,
 // whose float64 is f.
 func floatValue[T Text](text T, f float64) any {
-	if f == math.Trunc(f) && !IsWhole(text) {
+	if f == math.Trunc(f) && (!IsWhole(text) || math.Abs(f) >= 1<<53 && !holdsWhole(string(text), f)) {
 		return json.Number(text)
 	}
 	return f
+}
+
+// holdsWhole reports whether the whole number f, beyond 2^53, is exactly
+// the whole number that text writes with an exponent or a fraction of
+// zeros: 1e22 is a float64, 1e23 is not (its float64 is
+// 99999999999999991611392), nor 9007199254740993.0.
+func holdsWhole(text string, f float64) bool {
+	_, digits, scale := Decimal(text)
+	var buf [400]byte
+	exact := strconv.AppendFloat(buf[:0], math.Abs(f), 'f', 0, 64) // f's every digit
+	trimmed := bytes.TrimRight(exact, "0")
+	return string(trimmed) == digits && len(exact)-len(trimmed) == scale
 }
 
 // Float returns the float64 nearest to the valid JSON number text, as
