@@ -113,7 +113,9 @@ func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, err
 				w.rollback(m)
 				fail = w.failAt(fail, at.child(), &r)
 			case converted:
-				chg = chg.at(at.child(), r.chg)
+				if r.chg != nil { // the key is made a string only then
+					chg = chg.at(at.child(), r.chg)
+				}
 			}
 		}
 		i, more, _ = jsonwire.Next(args, hi, true)
@@ -197,7 +199,7 @@ func (w *walker) rawInto(i int, t *Type, depth int) (int, result) {
 	if k == kindString && w.o.OnChange == nil && !w.o.UseNumber && !w.o.StructuredOnly &&
 		(t.kind == typeNumber || t.kind == typeInteger && !t.plainInt) {
 		if num := data[i+1 : end-1]; len(num) <= 24 && jsonwire.IsNumber(num) {
-			if f, ok := jsonwire.DecodeScalar(num, false).(float64); ok && math.Abs(f) < 1<<53 &&
+			if f, ok := jsonwire.Value(num); ok && math.Abs(f) < 1<<53 &&
 				(t.kind == typeNumber || f == math.Trunc(f) && jsonwire.IsWhole(num)) {
 				w.splice(i, end)
 				w.out = jsonwire.AppendFloat(w.out, f, 64)
@@ -211,6 +213,11 @@ func (w *walker) rawInto(i int, t *Type, depth int) (int, result) {
 // rawScalar converts the scalar JSON value w.data[i:end], which does not
 // fit t as it is, and writes what it becomes.
 func (w *walker) rawScalar(i, end int, t *Type, depth int) result {
+	if w.data[i] == '"' && w.o.OnChange == nil {
+		if r, ok := w.rawText(i, end, t, depth); ok {
+			return r
+		}
+	}
 	val := jsonwire.DecodeScalar(w.data[i:end], w.o.UseNumber)
 	r := w.one(val, t, depth, false)
 	w.settleResult(&r, val, t)
@@ -228,6 +235,66 @@ func (w *walker) rawScalar(i, end int, t *Type, depth int) result {
 		return w.failWith(val, t, err)
 	}
 	return r
+}
+
+// rawText is rawScalar for the usual repair, a string holding JSON text
+// (bare, encoded once more, or fenced) that one object or array type of t
+// takes as it is: the text is written in place of the string, compacted,
+// rather than decoded and encoded again. It reports false for any other
+// string, which rawScalar converts as a value. The text written decodes to
+// what the value would be written as (keys may stay in their order, and
+// numbers as written), so CoerceJSON(b) still decodes to Coerce(decode(b)).
+func (w *walker) rawText(i, end int, t *Type, depth int) (result, bool) {
+	content := w.data[i+1 : end-1]
+	if len(content) < 2 || w.o.MaxSize > 0 && len(content) > w.o.MaxSize {
+		return result{}, false
+	}
+	s := jsonwire.Unescape(content)
+	sh, text, rule, why := jsonText(s)
+	if sh == shapeNone || why.why != nil {
+		return result{}, false
+	}
+	m := textMember(t, sh)
+	if m == nil {
+		return result{}, false
+	}
+	w.ensure()
+	w.text = append(w.text[:0], text...)
+	f := newFitter(w.o)
+	f.budget = w.budget - w.work
+	tend, fits, err := f.fitRaw(w.text, 0, m, depth)
+	if err != nil || !fits || jsonwire.End(w.text, tend) != nil || !w.spend(f.work) {
+		return result{}, false
+	}
+	w.splice(i, end)
+	w.out = jsonwire.AppendCompact(w.out, w.text)
+	return w.convert(s, m, nil, rule), true
+}
+
+// textMember is the one type of t that JSON text of shape sh can become:
+// t itself, an object or array type of that kind, or a union's only
+// member of that kind; nil if there is none or more than one.
+func textMember(t *Type, sh shape) *Type {
+	want := typeObject
+	if sh == shapeArray {
+		want = typeArray
+	}
+	if t.kind == want {
+		return t
+	}
+	if t.kind != typeUnion {
+		return nil
+	}
+	var m *Type
+	for _, c := range t.members {
+		switch {
+		case c.kind == want && m == nil:
+			m = c
+		case c.kind == want, c.kind == typeObject, c.kind == typeArray, c.kind == typeString, c.isAny():
+			return nil // another member might take the string: the union chooses
+		}
+	}
+	return m
 }
 
 // rawContainerInto is rawInto for an object or array.
@@ -295,7 +362,9 @@ func (w *walker) rawContainerInto(i int, k kind, t *Type, depth int) (int, resul
 			fail = w.failAt(fail, at.child(), &r)
 		case converted:
 			changed = true
-			chg = chg.at(at.child(), r.chg)
+			if r.chg != nil { // the key is made a string only then
+				chg = chg.at(at.child(), r.chg)
+			}
 		}
 		i, more, _ = jsonwire.Next(data, i, k == kindObject)
 	}
@@ -624,7 +693,9 @@ func (w *walker) rawMember(data []byte, i int, at rawChild, cb, depth int) int {
 				c.fail = w.failAt(c.fail, at.child(), r)
 			case converted:
 				c.edits = append(c.edits, r.out.(*rawEdit))
-				c.chg = c.chg.at(at.child(), r.chg)
+				if r.chg != nil { // the key is made a string only then
+					c.chg = c.chg.at(at.child(), r.chg)
+				}
 			}
 		}
 	}

@@ -386,10 +386,29 @@ func intValue[T Text](text T) any {
 // floatValue is the value of number text with a fraction or an exponent,
 // whose float64 is f.
 func floatValue[T Text](text T, f float64) any {
-	if f == math.Trunc(f) && (!IsWhole(text) || math.Abs(f) >= 1<<53 && !holdsWhole(string(text), f)) {
+	if changes(text, f) {
 		return json.Number(text)
 	}
 	return f
+}
+
+// changes reports whether f, the float64 of number text with a fraction
+// or an exponent, changes the number written.
+func changes[T Text](text T, f float64) bool {
+	return f == math.Trunc(f) && (!IsWhole(text) || math.Abs(f) >= 1<<53 && !holdsWhole(string(text), f))
+}
+
+// Value is the float64 that Decode makes of the valid JSON number text
+// (without useNumber), and false where Decode keeps the text as a
+// json.Number instead; unlike DecodeScalar it does not box the float64.
+func Value[T Text](text T) (float64, bool) {
+	for i := range len(text) {
+		if c := text[i]; c == '.' || c|0x20 == 'e' {
+			f, _ := Float(text)
+			return f, !changes(text, f)
+		}
+	}
+	return ExactInt(text)
 }
 
 // holdsWhole reports whether the whole number f, beyond 2^53, is exactly

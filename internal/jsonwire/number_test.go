@@ -103,3 +103,26 @@ func BenchmarkAppendFloat(b *testing.B) {
 		})
 	}
 }
+
+// Value answers as Decode does, without the boxing.
+func TestValueMatchesDecode(t *testing.T) {
+	for _, text := range []string{"0", "-0", "5", "-17", "1.5", "0.1", "1e3", "1E+3", "1.0", "9007199254740992", "9007199254740993",
+		"9007199254740993.0", "1e22", "1e23", "1.5e300", "1e-7", "1.00000000000000000001", "123456789012345678901234567890",
+		"18446744073709551616", "1.7976931348623157e308", "4.9e-324", "0.30000000000000004"} {
+		v, err := Decode(text, false, 0)
+		if err != nil {
+			t.Fatalf("Decode(%s): %v", text, err)
+		}
+		f, ok := Value(text)
+		switch d := v.(type) {
+		case float64:
+			if !ok || math.Float64bits(f) != math.Float64bits(d) {
+				t.Errorf("Value(%s) = %v, %t; Decode gives float64 %v", text, f, ok, d)
+			}
+		default:
+			if ok {
+				t.Errorf("Value(%s) = %v, true; Decode gives %#v", text, f, d)
+			}
+		}
+	}
+}

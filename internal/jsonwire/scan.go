@@ -505,3 +505,23 @@ func scanLiteral[T Text](data T, i int, lit string) (int, *Error) {
 	}
 	return i + len(lit), nil
 }
+
+// AppendCompact appends the valid JSON text data to dst without its
+// insignificant whitespace, as json.Compact does, allocating nothing
+// beyond dst's growth.
+func AppendCompact(dst, data []byte) []byte {
+	start := 0
+	for i := 0; i < len(data); {
+		switch c := data[i]; {
+		case c == '"':
+			i, _, _ = scanString(data, i+1)
+		case IsSpace(c):
+			dst = append(dst, data[start:i]...)
+			i = Space(data, i)
+			start = i
+		default:
+			i++
+		}
+	}
+	return append(dst, data[start:]...)
+}
