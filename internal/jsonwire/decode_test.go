@@ -863,15 +863,18 @@ func decStdUseNumber(data []byte) (any, error) {
 func decOurNumbers(v any) (any, bool) {
 	switch v := v.(type) {
 	case json.Number:
-		// The rule: float64, as encoding/json reads it, unless that loses
-		// the digits written: an integer float64 holds inexactly or writes
-		// back otherwise, or a fraction float64 makes whole.
+		// The rule: float64, as encoding/json reads it, unless that
+		// changes the number written: an integer float64 holds inexactly
+		// (however written) or writes back otherwise, or a fraction
+		// float64 makes whole.
 		s := string(v)
 		f, err := strconv.ParseFloat(s, 64)
 		exact, _ := new(big.Rat).SetString(s)
 		if strings.ContainsAny(s, ".eE") {
-			if err == nil && f == math.Trunc(f) && !exact.IsInt() {
-				return v, true
+			if err == nil && f == math.Trunc(f) {
+				if fr, _ := new(big.Float).SetFloat64(f).Rat(nil); !exact.IsInt() || fr.Cmp(exact) != 0 {
+					return v, true
+				}
 			}
 			return f, err == nil
 		}
