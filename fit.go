@@ -133,19 +133,31 @@ func (f *fitter) fit(v any, t *Type, depth int) bool {
 // each property up in m rather than each key of m in t: a lookup in m
 // costs about what one in the index does, and iterating a Go map costs
 // as much again. That loop runs over the schema's properties, so it is
-// taken only when they are not many more than m's keys.
+// taken only when they are not many more than m's keys: a call that sends
+// few of many optional parameters has its keys looked up instead.
 func (f *fitter) fitObject(m map[string]any, t *Type, depth int) bool {
-	if ix := t.index; ix != nil && t.patterns == nil && t.rest.isAny() && len(ix.list) <= 2*len(m)+8 {
-		for i := range ix.list {
-			p := &ix.list[i]
-			if v, ok := m[p.name]; ok && !f.fitQuick(v, p.t, depth) {
-				return false
-			}
-		}
-		return true
+	if t.propsFirst(len(m)) {
+		return f.fitProps(m, t, depth)
 	}
 	for k, v := range m {
 		if !f.fitQuick(v, t.field(k), depth) {
+			return false
+		}
+	}
+	return true
+}
+
+// propsFirst reports whether fitObject fits an object of n keys to t by
+// t's properties.
+func (t *Type) propsFirst(n int) bool {
+	return t.index != nil && t.patterns == nil && t.rest.isAny() && len(t.index.list) <= n+n/4
+}
+
+// fitProps is fitObject by t's properties.
+func (f *fitter) fitProps(m map[string]any, t *Type, depth int) bool {
+	for i := range t.index.list {
+		p := &t.index.list[i]
+		if v, ok := m[p.name]; ok && !f.fitQuick(v, p.t, depth) {
 			return false
 		}
 	}

@@ -196,19 +196,34 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 		return args, nil
 	}
 	f := newFitter(s.opts)
-	if f.fitObject(args, s.params, 1) {
+	if s.params.propsFirst(len(args)) && f.fitProps(args, s.params, 1) {
 		countWork(f.work)
-		return args, nil
+		return args, nil // without iterating args, which costs as much again
 	}
-	w := newWalker(s.opts, f.work)
-	defer w.release()
+	// One pass: each parameter is fitted, and walked if it does not fit;
+	// the walker is made for the first that does not.
+	var w walker
+	walking := false
+	spent := 0 // the fitter's work when w was made
+	done := func() { // the work of both, counted once
+		if walking {
+			w.work += f.work - spent
+			w.release()
+		} else {
+			countWork(f.work)
+		}
+	}
+	defer done()
 	out, copied := args, false
 	var fail *failure
 	var chg *changes
 	for k, v := range args {
 		ft := s.params.field(k)
-		if ft.isAny() {
+		if ft.isAny() || f.fitQuick(v, ft, 1) {
 			continue
+		}
+		if !walking {
+			w, walking, spent = newWalker(s.opts, f.work), true, f.work
 		}
 		r := w.one(v, ft, 1, false)
 		w.settleResult(&r, v, ft)
@@ -233,6 +248,9 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 			out[k] = r.out
 			chg = chg.at(at, r.chg)
 		}
+	}
+	if !walking {
+		return args, nil
 	}
 	w.report(chg, "")
 	if fail != nil {

@@ -559,6 +559,21 @@ func scalarKinds(members []*Type) kindSet {
 	return set
 }
 
+// orNull is the other member of a union of two whose one is null
+// (Optional[T]), or nil.
+func (t *Type) orNull() *Type {
+	if len(t.members) != 2 {
+		return nil
+	}
+	switch {
+	case t.members[0].kind == typeNull:
+		return t.members[1]
+	case t.members[1].kind == typeNull:
+		return t.members[0]
+	}
+	return nil
+}
+
 // quickAccepts is the set of scalar kinds that t takes as they are,
 // whatever the value: for a scalar type its kind's, for a union its
 // scalars; 0 where that takes more than the kind to tell.

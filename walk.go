@@ -309,6 +309,9 @@ func (w *walker) single(v any, t *Type, depth int, owned bool) result {
 		return result{}
 	case string:
 		if t.kind == typeUnion {
+			if m := t.orNull(); m != nil && x != "" && x != "null" && !w.o.WrapScalars {
+				return w.optional(v, m, t, depth, owned) // the null member takes only those
+			}
 			return w.scalarUnion(v, kindString, t, depth)
 		}
 		switch t.kind {
@@ -320,6 +323,9 @@ func (w *walker) single(v any, t *Type, depth int, owned bool) result {
 		return w.scalar(v, kindString, t, depth)
 	case bool, float64, json.Number:
 		if t.kind == typeUnion {
+			if m := t.orNull(); m != nil && !w.o.WrapScalars {
+				return w.optional(v, m, t, depth, owned)
+			}
 			return w.scalarUnion(v, kindOf(v), t, depth)
 		}
 		return w.scalar(v, kindOf(v), t, depth)
@@ -329,6 +335,17 @@ func (w *walker) single(v any, t *Type, depth int, owned bool) result {
 		return w.container(v, typeArray, t, depth, owned)
 	}
 	return result{state: unhandled}
+}
+
+// optional is single for a union of m and null (Optional[T], the most
+// common union) and a value that only m can take: m's result, with a
+// failure of the value itself named for the union.
+func (w *walker) optional(v any, m, u *Type, depth int, owned bool) result {
+	r := w.single(v, m, depth, owned)
+	if r.state == unhandled {
+		return r
+	}
+	return w.named(r, u)
 }
 
 // container is single for an object or array x (of type kind tk): it
