@@ -204,7 +204,7 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 	// the walker is made for the first that does not.
 	var w walker
 	walking := false
-	spent := 0 // the fitter's work when w was made
+	spent := 0       // the fitter's work when w was made
 	done := func() { // the work of both, counted once
 		if walking {
 			w.work += f.work - spent
