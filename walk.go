@@ -803,6 +803,12 @@ func (c *cand) keys(x any) keys {
 			return 0
 		}
 	}
+	return c.keywords()
+}
+
+// keywords is keys once the required keys are known to be there: what
+// the closed object and the enums say.
+func (c *cand) keywords() keys {
 	var ks keys
 	if !c.open && !c.enumLost {
 		ks |= keysSat
@@ -1175,12 +1181,5 @@ func (c *cand) seenKeys() keys {
 	if n := len(c.t.required); n > 64 || c.seen != 1<<n-1 {
 		return 0
 	}
-	var ks keys
-	if !c.open && !c.enumLost {
-		ks |= keysSat
-	}
-	if !c.open && !c.enumMiss {
-		ks |= keysAsIs
-	}
-	return ks
+	return c.keywords()
 }
