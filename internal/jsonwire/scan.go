@@ -55,7 +55,13 @@ func Skip[T Text](data T, i, depth, maxDepth int) (int, *Error) {
 	}
 	switch c := data[i]; c {
 	case '"':
-		end, _, err := scanString(data, i+1)
+		// The usual string is plain: found by plainRun alone, without
+		// scanString's loop around it.
+		j := plainRun(data, i+1)
+		if j < len(data) && data[j] == '"' {
+			return j + 1, nil
+		}
+		end, _, err := scanString(data, j)
 		return end, err
 	case '{', '[':
 		if maxDepth <= 0 {
@@ -102,7 +108,9 @@ func skipNested[T Text](data T, i, outer, maxDepth int) (int, *Error) {
 		}
 		switch c := data[i]; c {
 		case '"':
-			if i, _, err = scanString(data, i+1); err != nil {
+			if j := plainRun(data, i+1); j < len(data) && data[j] == '"' {
+				i = j + 1 // a plain string, as in Skip
+			} else if i, _, err = scanString(data, j); err != nil {
 				return 0, err
 			}
 		case '{', '[':
