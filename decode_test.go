@@ -106,3 +106,30 @@ func TestErrorOffset(t *testing.T) {
 		}
 	}
 }
+
+// TestTruncatedArguments checks that JSON text ending where a value should
+// start is a syntax error at its end, wherever the fitter meets it: in an
+// object member that several union members constrain, and in an array.
+func TestTruncatedArguments(t *testing.T) {
+	for _, c := range []struct{ schema, args string }{
+		{`{"type": "object", "properties": {"items": {"type": "array", "items": {"oneOf": [
+			{"type": "object", "properties": {"kind": {"const": "a"}}, "required": ["kind"]},
+			{"type": "object", "properties": {"kind": {"const": "b"}}, "required": ["kind"]}]}}}}`, `{"items":[{"kind":`},
+		{`{"type": "object", "properties": {"v": {"anyOf": [
+			{"type": "array", "items": {"type": "integer"}},
+			{"type": "array", "items": {"type": "string"}}]}}}`, `{"v":[1,`},
+		{`{"type": "object", "properties": {"v": {"anyOf": [
+			{"type": "object", "properties": {"a": {"type": "integer"}}},
+			{"type": "object", "properties": {"a": {"type": "string"}}}]}}}`, `{"v":{"a": `},
+	} {
+		s, err := ParseSchema([]byte(c.schema))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.CoerceJSON([]byte(c.args))
+		var e *Error
+		if !errors.As(err, &e) || !errors.Is(err, ErrSyntax) || e.Offset != len(c.args) {
+			t.Errorf("CoerceJSON(%s): %v, want a syntax error at offset %d", c.args, err, len(c.args))
+		}
+	}
+}

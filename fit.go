@@ -1001,6 +1001,10 @@ func (f *fitter) fitRawSet(data []byte, i int, ts []*Type, depth int) (int, uint
 // and returns the set of types of ts it fits; with ks, it also tells how
 // an object meets the keywords of each object type.
 func (f *fitter) fitRawMany(data []byte, i int, ts []*Type, depth int, ks *[maxSet]keys) (int, uint64, *jsonwire.Error) {
+	if i >= len(data) { // the text ends where a value should start
+		_, err := jsonwire.Skip(data, i, depth, f.maxDepth)
+		return 0, 0, err
+	}
 	if f.work += len(ts); f.work > f.budget {
 		end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
 		return end, 0, err
