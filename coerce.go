@@ -272,14 +272,23 @@ func (w *walker) report(c *changes, path string) {
 	if w.o.OnChange == nil || c == nil {
 		return
 	}
+	w.reportAt(c, []byte(path))
+}
+
+// reportAt is report with the path in a buffer that grows and shrinks as
+// the tree is walked: a path is made a string only for a change, so that
+// a deep tree does not build the path of every level it passes.
+func (w *walker) reportAt(c *changes, path []byte) []byte {
 	for _, ch := range c.own {
-		ch.Path = path + ch.Path
+		ch.Path = string(path) + ch.Path
 		w.o.OnChange(ch)
 	}
 	slices.SortFunc(c.kids, func(a, b changeKid) int { return a.at.compare(b.at) })
 	for _, k := range c.kids {
-		w.report(k.c, path+k.at.token())
+		n := len(path)
+		path = w.reportAt(k.c, k.at.appendToken(path))[:n]
 	}
+	return path
 }
 
 // maxErrors bounds the errors one call reports, the first in path order:
@@ -294,7 +303,7 @@ func render(f *failure, path string) error {
 		return &f.err
 	}
 	var list []*Error
-	f.collect(path, &list)
+	f.collect([]byte(path), &list)
 	if len(list) == 1 {
 		return list[0]
 	}
@@ -305,27 +314,32 @@ func render(f *failure, path string) error {
 	return errors.Join(errs...)
 }
 
-// collect appends the errors of f, in path order, to list.
-func (f *failure) collect(path string, list *[]*Error) {
+// collect appends the errors of f, in path order, to list. The path
+// grows and shrinks in one buffer as the tree is walked, and is made a
+// string only for an error: a failure at the bottom of a value nested n
+// deep costs O(n), not the O(n^2) of a path string built at every level.
+func (f *failure) collect(path []byte, list *[]*Error) []byte {
 	if len(*list) >= maxErrors {
-		return
+		return path
 	}
 	if f.leaf {
-		f.err.Path = path
+		f.err.Path = string(path)
 		*list = append(*list, &f.err)
 	}
 	slices.SortFunc(f.kids, func(a, b failKid) int { return a.at.compare(b.at) })
 	for _, k := range f.kids {
-		k.f.collect(path+k.at.token(), list)
+		n := len(path)
+		path = k.f.collect(k.at.appendToken(path), list)[:n]
 	}
+	return path
 }
 
-// token is the child's JSON Pointer token: "/key" or "/index".
-func (c child) token() string {
+// appendToken appends the child's JSON Pointer token, "/key" or "/index".
+func (c child) appendToken(path []byte) []byte {
 	if c.index >= 0 {
-		return "/" + strconv.Itoa(c.index)
+		return strconv.AppendInt(append(path, '/'), int64(c.index), 10)
 	}
-	return pointerToken(c.key)
+	return append(path, pointerToken(c.key)...)
 }
 
 // compare orders children: array elements by index, object members by key.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -32,9 +33,18 @@ func workOf(t *testing.T, f func()) int {
 func checkLinear(t *testing.T, sizes []int, f func(n int)) {
 	t.Helper()
 	var prev int
+	lo, hi := math.Inf(1), 0.0 // bytes allocated per unit of size
 	for i, n := range sizes {
 		w := workOf(t, func() { f(n) })
-		t.Logf("size %d: work %d", n, w)
+		// Bytes allocated count what the work counter does not see, such
+		// as the strings of error paths and change reports. A pool that
+		// lets an unusually large scratch go makes them jump once between
+		// two sizes, so they are judged over all of them: per unit of
+		// size, the largest at most 4 times the smallest, where anything
+		// quadratic grows with the range of sizes (8 to 16 times here).
+		b := float64(bytesOf(func() { f(n) })) / float64(n)
+		lo, hi = min(lo, b), max(hi, b)
+		t.Logf("size %d: work %d, %.0f bytes allocated per unit", n, w, b)
 		if w == 0 {
 			t.Fatalf("size %d: no work counted", n)
 		}
@@ -43,6 +53,20 @@ func checkLinear(t *testing.T, sizes []int, f func(n int)) {
 		}
 		prev = w
 	}
+	if hi > 4*lo+64 {
+		t.Errorf("bytes allocated per unit of size range from %.0f to %.0f: more than linear", lo, hi)
+	}
+}
+
+// bytesOf counts the bytes that one call of f allocates, after one call
+// that fills the pools.
+func bytesOf(f func()) uint64 {
+	f()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }
 
 // 1. Union results never depend on memory addresses or the garbage

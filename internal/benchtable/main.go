@@ -74,7 +74,7 @@ func run(rounds int, benchtime, rawPath string, out io.Writer) error {
 	for r := 1; r <= rounds; r++ {
 		fmt.Fprintf(os.Stderr, "round %d of %d\n", r, rounds)
 		for _, b := range bins {
-			pattern := "^(" + strings.Join(b.benches, "|") + ")$"
+			pattern := "^Benchmark(" + strings.Join(b.benches, "|") + ")$"
 			abs, _ := filepath.Abs(filepath.Join(tmp, b.name+".test"))
 			cmd := exec.Command(abs, "-test.run", "^$", "-test.bench", pattern, "-test.benchmem",
 				"-test.benchtime", benchtime, "-test.count", "1")
