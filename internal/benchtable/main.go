@@ -2,6 +2,9 @@
 // tables and prints those tables, as `make bench` does.
 //
 //	go run ./internal/benchtable [-rounds 8] [-benchtime 100ms] [-raw bench.txt]
+//	go run ./internal/benchtable -from bench.txt
+//
+// With -from it runs nothing and prints the tables of a run saved with -raw.
 //
 // These machines are shared and noisy, so the implementations compared in a
 // row are measured alike: in the same process (each row's benchmarks come
@@ -48,8 +51,15 @@ func main() {
 	rounds := flag.Int("rounds", 8, "rounds of every benchmark, alternating")
 	benchtime := flag.String("benchtime", "100ms", "-test.benchtime of each run")
 	raw := flag.String("raw", "", "also write the benchmark output to this file")
+	from := flag.String("from", "", "print the tables of the output saved in this file, running nothing")
 	flag.Parse()
-	if err := run(*rounds, *benchtime, *raw, os.Stdout); err != nil {
+	var err error
+	if *from != "" {
+		err = reprint(*from, os.Stdout)
+	} else {
+		err = run(*rounds, *benchtime, *raw, os.Stdout)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
 	}
@@ -95,6 +105,27 @@ func run(rounds int, benchtime, rawPath string, out io.Writer) error {
 		}
 	}
 	t := tables{results: results, rounds: rounds}
+	t.print(out)
+	return t.missing()
+}
+
+// reprint prints the tables of a run saved with -raw. The saved output is
+// each round's output of each binary in turn, each beginning with its goos
+// line, in the order of bins.
+func reprint(path string, out io.Writer) error {
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	results := map[string][]sample{}
+	chunks := bytes.Split(text, []byte("\ngoos:"))
+	for i, c := range chunks {
+		b := bins[i%len(bins)]
+		for name, s := range parse(c) {
+			results[b.name+":"+name] = append(results[b.name+":"+name], s)
+		}
+	}
+	t := tables{results: results, rounds: len(chunks) / len(bins)}
 	t.print(out)
 	return t.missing()
 }
