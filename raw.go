@@ -158,37 +158,63 @@ func (w *walker) splice(lo, hi int) {
 // value ends. A union, whose members are evaluated together, takes rawOne
 // and writes its edit.
 func (w *walker) rawInto(i int, t *Type, depth int) (int, result) {
-	data := w.data
-	k := tokenKind(data[i])
-	if t.kind == typeUnion && k != kindObject && k != kindArray && w.limit == nil {
-		// A scalar met by a union: one decode, and the members convert it
-		// as they would the value (single, scalarUnion).
-		end, _ := jsonwire.Skip(data, i, 0, 1)
-		for _, m := range t.members {
-			if k == kindNull || m.isAny() || m.scalarType() && fitRawScalar(data[i:end], k, m) {
-				return end, result{}
-			}
-		}
-		return end, w.rawScalar(i, end, t, depth)
-	}
-	if t.kind == typeUnion || w.limit != nil || !w.spend(walkCost) {
-		end, r := w.rawOne(data, i, t, depth)
-		if r.state == converted {
-			e := r.out.(*rawEdit)
-			w.splice(e.lo, e.hi)
-			var err error
-			if w.out, err = e.write(w.out, data, w); err != nil {
-				return end, w.failWith(json.RawMessage(data[i:end]), t, err)
-			}
-		}
-		return end, r
-	}
+	k := tokenKind(w.data[i])
 	switch {
+	case t.kind == typeUnion && k != kindObject && k != kindArray && w.limit == nil:
+		return w.rawScalarOfUnion(i, k, t, depth)
+	case t.kind == typeUnion || w.limit != nil || !w.spend(walkCost):
+		return w.rawOneInto(i, t, depth)
 	case k == kindObject || k == kindArray:
 		return w.rawContainerInto(i, k, t, depth)
 	case k == kindNull:
 		return i + 4, result{}
 	}
+	return w.rawScalarInto(i, k, t, depth)
+}
+
+// The cases of rawInto are functions of their own, kept out of line, so
+// that rawInto and rawContainerInto, the frames of every level of a deep
+// value, stay small: a value 10000 deep needs that many of each.
+
+// rawScalarOfUnion is rawInto for a scalar met by a union: one decode, and
+// the members convert it as they would the value (single, scalarUnion).
+//
+//go:noinline
+func (w *walker) rawScalarOfUnion(i int, k kind, t *Type, depth int) (int, result) {
+	data := w.data
+	end, _ := jsonwire.Skip(data, i, 0, 1)
+	for _, m := range t.members {
+		if k == kindNull || m.isAny() || m.scalarType() && fitRawScalar(data[i:end], k, m) {
+			return end, result{}
+		}
+	}
+	return end, w.rawScalar(i, end, t, depth)
+}
+
+// rawOneInto is rawInto through rawOne, which evaluates a union's members
+// together, and writes its edit.
+//
+//go:noinline
+func (w *walker) rawOneInto(i int, t *Type, depth int) (int, result) {
+	data := w.data
+	end, r := w.rawOne(data, i, t, depth)
+	if r.state == converted {
+		e := r.out.(*rawEdit)
+		w.splice(e.lo, e.hi)
+		var err error
+		if w.out, err = e.write(w.out, data, w); err != nil {
+			return end, w.failWith(json.RawMessage(data[i:end]), t, err)
+		}
+	}
+	return end, r
+}
+
+// rawScalarInto is rawInto for a string, number or boolean against a type
+// that is not a union.
+//
+//go:noinline
+func (w *walker) rawScalarInto(i int, k kind, t *Type, depth int) (int, result) {
+	data := w.data
 	end, _ := jsonwire.Skip(data, i, 0, 1)
 	if t.isAny() || fitRawScalar(data[i:end], k, t) {
 		return end, result{}
@@ -309,21 +335,9 @@ func (w *walker) rawContainerInto(i int, k kind, t *Type, depth int) (int, resul
 		end, _ := jsonwire.Skip(data, i, 0, 1<<30)
 		return end, result{}
 	case t.kind == typeString:
-		end, _ := jsonwire.Skip(data, i, 0, 1<<30)
-		val, err := w.parse(data[i:end], depth)
-		if err != nil {
-			return end, w.failWith(json.RawMessage(data[i:end]), t, err)
-		}
-		text, err := w.encode(val, depth)
-		if err != nil {
-			return end, w.failWith(val, t, err)
-		}
-		w.splice(i, end)
-		w.out, _ = appendJSON(w.out, text, 0)
-		return end, w.convert(kindValue(tk), t, nil, ToJSONText)
+		return w.rawToText(i, tk, t, depth)
 	case t.kind != tk:
-		end, _ := jsonwire.Skip(data, i, 0, 1<<30)
-		return end, w.fail(json.RawMessage(data[i:end]), t, ErrKind, "")
+		return w.rawWrongKind(i, t)
 	case depth >= w.maxDepth:
 		w.tooDeep()
 		end, _ := jsonwire.Skip(data, i, 0, 1<<30)
@@ -375,6 +389,35 @@ func (w *walker) rawContainerInto(i int, k kind, t *Type, depth int) (int, resul
 		return i, result{state: converted, chg: chg}
 	}
 	return i, result{}
+}
+
+// rawToText writes the object or array at w.data[i], declared the string
+// type t, as JSON text in a string (out of line, as rawInto's cases are).
+//
+//go:noinline
+func (w *walker) rawToText(i int, tk typeKind, t *Type, depth int) (int, result) {
+	data := w.data
+	end, _ := jsonwire.Skip(data, i, 0, 1<<30)
+	val, err := w.parse(data[i:end], depth)
+	if err != nil {
+		return end, w.failWith(json.RawMessage(data[i:end]), t, err)
+	}
+	text, err := w.encode(val, depth)
+	if err != nil {
+		return end, w.failWith(val, t, err)
+	}
+	w.splice(i, end)
+	w.out, _ = appendJSON(w.out, text, 0)
+	return end, w.convert(kindValue(tk), t, nil, ToJSONText)
+}
+
+// rawWrongKind fails the value at w.data[i], which t does not take
+// (out of line, as rawInto's cases are).
+//
+//go:noinline
+func (w *walker) rawWrongKind(i int, t *Type) (int, result) {
+	end, _ := jsonwire.Skip(w.data, i, 0, 1<<30)
+	return end, w.fail(json.RawMessage(w.data[i:end]), t, ErrKind, "")
 }
 
 // supersededKeys returns the offsets of the keys, in the valid JSON text
