@@ -352,6 +352,20 @@ func (w *walker) textOne(v any, s string, t *Type, depth int) result {
 	if err != nil {
 		return w.failWith(v, t, err)
 	}
+	if !t.keyed {
+		// The usual case: the text holds what t takes as it is, which the
+		// fitter tells for less than the walker; the result is the walk's
+		// (container's, for a type without keywords).
+		f := fitter{maxDepth: w.maxDepth, budget: w.budget - w.work}
+		fits := f.fit(val, t, depth)
+		if w.spend(f.work) && fits {
+			var r result
+			if t.kind == typeObject {
+				r.keys = keysSat | keysAsIs
+			}
+			return w.fromParsed(v, t, rule, sh, val, r)
+		}
+	}
 	return w.fromParsed(v, t, rule, sh, val, w.one(val, t, depth, true))
 }
 

@@ -222,6 +222,14 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 		if ft.isAny() || f.fitQuick(v, ft, 1) {
 			continue
 		}
+		if c, ok := quickScalar(&s.opts, v, ft); ok {
+			f.work += walkCost
+			if !copied {
+				out, copied = maps.Clone(args), true // the caller's map stays as it was
+			}
+			out[k] = c
+			continue
+		}
 		if !walking {
 			w, walking, spent = newWalker(s.opts, f.work), true, f.work
 		}
@@ -250,13 +258,45 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 		}
 	}
 	if !walking {
-		return args, nil
+		return out, nil // nothing failed, and nothing listens for changes
 	}
 	w.report(chg, "")
 	if fail != nil {
 		return out, render(fail, "")
 	}
 	return out, nil
+}
+
+// quickScalar is what the walker makes of the scalar v declared t, where
+// that is a conversion to a scalar type with nothing to report: the usual
+// repair ("5" for an integer, "false" for a boolean), for which Schema.Coerce
+// then needs no walker. It reports false for anything else, the walker's.
+func quickScalar(o *Options, v any, t *Type) (any, bool) {
+	if o.OnChange != nil || o.WrapScalars {
+		return nil, false
+	}
+	var k kind
+	switch x := v.(type) {
+	case string:
+		if x == "" || x == "null" {
+			return nil, false // "" is null for Optional[T]: the walker's rule (single)
+		}
+		k = kindString
+	case bool, float64, json.Number:
+		k = kindOf(v)
+	default:
+		return nil, false
+	}
+	if t.kind == typeUnion {
+		if t = t.orNull(); t == nil {
+			return nil, false
+		}
+	}
+	if !t.scalarType() {
+		return nil, false
+	}
+	c := convertScalar(o, v, k, t)
+	return c.out, c.why == nil && c.rule != 0
 }
 
 // compiler turns a decoded JSON Schema into Types. It records the first

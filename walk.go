@@ -217,9 +217,17 @@ func (w *walker) failureOf(r *result) *failure {
 func (w *walker) convert(v any, t *Type, out any, r Rule) result {
 	res := result{state: converted, out: out}
 	if w.o.OnChange != nil {
-		res.chg = &changes{own: []Change{newChange(v, t, r)}}
+		res.chg = newChanges(v, t, r)
 	}
 	return res
+}
+
+// newChanges is the report of one conversion (out of line: convert is
+// on the path of every conversion, the report only where one listens).
+//
+//go:noinline
+func newChanges(v any, t *Type, r Rule) *changes {
+	return &changes{own: []Change{newChange(v, t, r)}}
 }
 
 // stop records a limit that ends the call's work: a value nested deeper
@@ -635,18 +643,27 @@ func (w *walker) chooseKind(k kind, u *Type, es []*Type, rs []result) result {
 // failed, not something inside it, the failure names the whole union,
 // which is what the value was measured against.
 func (w *walker) named(r result, u *Type) result {
-	switch {
-	case r.leaf > 0:
-		e := w.leaves[r.leaf-1]
-		e.Declared = u.String()
-		r = w.leafResult(e)
-		w.failures-- // the same failure, renamed
-	case r.fail != nil && r.fail.leaf && len(r.fail.kids) == 0:
-		e := r.fail.err
-		e.Declared = u.String()
-		r.fail = leafFailure(e)
+	if r.leaf > 0 || r.fail != nil && r.fail.leaf && len(r.fail.kids) == 0 {
+		w.rename(&r, u)
 	}
 	return r
+}
+
+// rename is named for a failure of the value itself (out of line: named
+// is on the path of every union, rename only on the path of a failure).
+//
+//go:noinline
+func (w *walker) rename(r *result, u *Type) {
+	if r.leaf > 0 {
+		e := w.leaves[r.leaf-1]
+		e.Declared = u.String()
+		*r = w.leafResult(e)
+		w.failures-- // the same failure, renamed
+		return
+	}
+	e := r.fail.err
+	e.Declared = u.String()
+	r.fail = leafFailure(e)
 }
 
 // choose is the rule of chooseKind: the index in rs (the results of es)
