@@ -103,7 +103,8 @@
 //   - Nesting deeper than [Options.MaxDepth] (10000 by default, as
 //     encoding/json) is an [ErrLimit], never a stack overflow: for JSON text,
 //     and for Go values of any type, named slices and pointer chains
-//     included. A cyclic value fails at once.
+//     included. A cyclic value fails once its unrolling reaches the limit:
+//     the cost of MaxDepth levels, whatever the value's size.
 //   - [Options.MaxSize] bounds the JSON text a call parses or writes.
 //   - JSON text with invalid UTF-8, raw control characters or escaped lone
 //     surrogates is an error: encoding/json would silently replace them with
