@@ -869,7 +869,21 @@ func decOurNumbers(v any) (any, bool) {
 		// float64 makes whole.
 		s := string(v)
 		f, err := strconv.ParseFloat(s, 64)
-		exact, _ := new(big.Rat).SetString(s)
+		exact, ok := new(big.Rat).SetString(s)
+		if !ok {
+			// An exponent beyond what big.Rat takes ("0E1000...0"): zero
+			// if the digits are; otherwise a number ParseFloat overflows
+			// (an error below) or, with a negative exponent, a nonzero
+			// fraction it reads as 0, which is kept as written, as 1e-400 is.
+			mantissa, _, _ := strings.Cut(strings.ToLower(s), "e")
+			if strings.Trim(mantissa, "-0.") != "" {
+				if err == nil {
+					return v, true
+				}
+				return f, false
+			}
+			exact = new(big.Rat)
+		}
 		if strings.ContainsAny(s, ".eE") {
 			if err == nil && f == math.Trunc(f) {
 				if fr, _ := new(big.Float).SetFloat64(f).Rat(nil); !exact.IsInt() || fr.Cmp(exact) != 0 {
