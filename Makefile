@@ -23,7 +23,7 @@ BENCHTIME       ?= 100ms
 # Read from go.work, so that a module is checked as soon as it is listed.
 MODULES         := $(shell $(GO) work edit -json go.work | sed -n 's/.*"DiskPath": "\(.*\)".*/\1/p')
 
-.PHONY: test fmt vet lint race fuzz-smoke suite release-check fuzz bench tools clean
+.PHONY: test fmt vet lint race fuzz-smoke suite release-check fuzz bench bench-base tools clean
 
 test: fmt vet lint race fuzz-smoke suite release-check
 
@@ -95,6 +95,25 @@ fuzz:
 # for benchstat.
 bench:
 	$(GO) run ./internal/benchtable -rounds $(ROUNDS) -benchtime $(BENCHTIME) -raw bench.txt
+
+# The root benchmarks of an earlier commit against the tree's, alternating
+# run by run, compared by benchstat: make bench-base BASE=v0.1.0
+# [BASE_BENCH='^BenchmarkSchemaCoerce$$']. Each binary runs in its own
+# tree, on its own testdata.
+BASE       ?= HEAD
+BASE_BENCH ?= .
+bench-base: $(BIN)/benchstat
+	@set -e; tmp=$$(mktemp -d); \
+	trap 'git worktree remove --force '$$tmp/base' >/dev/null 2>&1; rm -rf '$$tmp EXIT; \
+	git worktree add --detach $$tmp/base $(BASE) >/dev/null 2>&1; \
+	(cd $$tmp/base && GOWORK=off $(GO) test -c -o $$tmp/base.test .); \
+	$(GO) test -c -o $$tmp/tree.test .; \
+	for i in $$(seq $(ROUNDS)); do \
+		echo "round $$i of $(ROUNDS)" >&2; \
+		(cd $$tmp/base && $$tmp/base.test -test.run '^$$' -test.bench '$(BASE_BENCH)' -test.benchmem -test.benchtime $(BENCHTIME)) >> $$tmp/base.txt; \
+		$$tmp/tree.test -test.run '^$$' -test.bench '$(BASE_BENCH)' -test.benchmem -test.benchtime $(BENCHTIME) >> $$tmp/tree.txt; \
+	done; \
+	$(BIN)/benchstat base=$$tmp/base.txt tree=$$tmp/tree.txt
 
 clean:
 	rm -rf $(BIN) bench.txt
