@@ -161,6 +161,19 @@ func (e *encoder) value(v any, depth int) *Error {
 		return e.object(v, depth)
 	case []any:
 		return e.array(v, depth)
+	default:
+		return e.other(v)
+	}
+	return nil
+}
+
+// other is value for the types encoding/json never decodes into. It is
+// out of line so that value, a frame of every level of a deep value (with
+// array or object), stays small.
+//
+//go:noinline
+func (e *encoder) other(v any) *Error {
+	switch v := v.(type) {
 	case json.Number:
 		s := string(v)
 		if s == "" {
