@@ -267,35 +267,24 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 	return out, nil
 }
 
-// quickScalar is what the walker makes of the scalar v declared t, where
-// that is a conversion to a scalar type with nothing to report: the usual
-// repair ("5" for an integer, "false" for a boolean), for which Schema.Coerce
-// then needs no walker. It reports false for anything else, the walker's.
+// quickScalar is what the walker (single) makes of the scalar v declared
+// t, where that is a plain conversion to a scalar type with nothing to
+// report: the usual repair ("5" for an integer, "false" for a boolean), for
+// which Schema.Coerce then needs no walker. It reports false for anything
+// else, which is the walker's.
 func quickScalar(o *Options, v any, t *Type) (any, bool) {
-	if o.OnChange != nil || o.WrapScalars {
-		return nil, false
-	}
-	var k kind
-	switch x := v.(type) {
-	case string:
-		if x == "" || x == "null" {
-			return nil, false // "" is null for Optional[T]: the walker's rule (single)
-		}
-		k = kindString
-	case bool, float64, json.Number:
-		k = kindOf(v)
+	switch v.(type) {
+	case string, bool, float64, json.Number:
 	default:
 		return nil, false
 	}
 	if t.kind == typeUnion {
-		if t = t.orNull(); t == nil {
-			return nil, false
-		}
+		t = o.optionalMember(v, t)
 	}
-	if !t.scalarType() {
+	if o.OnChange != nil || t == nil || !t.scalarType() {
 		return nil, false
 	}
-	c := convertScalar(o, v, k, t)
+	c := convertScalar(o, v, kindOf(v), t)
 	return c.out, c.why == nil && c.rule != 0
 }
 

@@ -217,17 +217,9 @@ func (w *walker) failureOf(r *result) *failure {
 func (w *walker) convert(v any, t *Type, out any, r Rule) result {
 	res := result{state: converted, out: out}
 	if w.o.OnChange != nil {
-		res.chg = newChanges(v, t, r)
+		res.chg = &changes{own: []Change{newChange(v, t, r)}}
 	}
 	return res
-}
-
-// newChanges is the report of one conversion (out of line: convert is
-// on the path of every conversion, the report only where one listens).
-//
-//go:noinline
-func newChanges(v any, t *Type, r Rule) *changes {
-	return &changes{own: []Change{newChange(v, t, r)}}
 }
 
 // stop records a limit that ends the call's work: a value nested deeper
@@ -317,8 +309,8 @@ func (w *walker) single(v any, t *Type, depth int, owned bool) result {
 		return result{}
 	case string:
 		if t.kind == typeUnion {
-			if m := t.orNull(); m != nil && x != "" && x != "null" && !w.o.WrapScalars {
-				return w.optional(v, m, t, depth, owned) // the null member takes only those
+			if m := w.o.optionalMember(v, t); m != nil {
+				return w.optional(v, m, t, depth, owned)
 			}
 			return w.scalarUnion(v, kindString, t, depth)
 		}
@@ -331,7 +323,7 @@ func (w *walker) single(v any, t *Type, depth int, owned bool) result {
 		return w.scalar(v, kindString, t, depth)
 	case bool, float64, json.Number:
 		if t.kind == typeUnion {
-			if m := t.orNull(); m != nil && !w.o.WrapScalars {
+			if m := w.o.optionalMember(v, t); m != nil {
 				return w.optional(v, m, t, depth, owned)
 			}
 			return w.scalarUnion(v, kindOf(v), t, depth)
@@ -343,6 +335,20 @@ func (w *walker) single(v any, t *Type, depth int, owned bool) result {
 		return w.container(v, typeArray, t, depth, owned)
 	}
 	return result{state: unhandled}
+}
+
+// optionalMember is the member m of the union t of m and null
+// (Optional[T]) that alone can take the scalar v: any value but "" and
+// "null", which the null member takes too, unless WrapScalars lets an
+// array member take them. It is nil where the union must choose.
+func (o *Options) optionalMember(v any, t *Type) *Type {
+	if o.WrapScalars {
+		return nil
+	}
+	if s, ok := v.(string); ok && (s == "" || s == "null") {
+		return nil
+	}
+	return t.orNull()
 }
 
 // optional is single for a union of m and null (Optional[T], the most
@@ -643,27 +649,18 @@ func (w *walker) chooseKind(k kind, u *Type, es []*Type, rs []result) result {
 // failed, not something inside it, the failure names the whole union,
 // which is what the value was measured against.
 func (w *walker) named(r result, u *Type) result {
-	if r.leaf > 0 || r.fail != nil && r.fail.leaf && len(r.fail.kids) == 0 {
-		w.rename(&r, u)
-	}
-	return r
-}
-
-// rename is named for a failure of the value itself (out of line: named
-// is on the path of every union, rename only on the path of a failure).
-//
-//go:noinline
-func (w *walker) rename(r *result, u *Type) {
-	if r.leaf > 0 {
+	switch {
+	case r.leaf > 0:
 		e := w.leaves[r.leaf-1]
 		e.Declared = u.String()
-		*r = w.leafResult(e)
+		r = w.leafResult(e)
 		w.failures-- // the same failure, renamed
-		return
+	case r.fail != nil && r.fail.leaf && len(r.fail.kids) == 0:
+		e := r.fail.err
+		e.Declared = u.String()
+		r.fail = leafFailure(e)
 	}
-	e := r.fail.err
-	e.Declared = u.String()
-	r.fail = leafFailure(e)
+	return r
 }
 
 // choose is the rule of chooseKind: the index in rs (the results of es)
