@@ -342,41 +342,37 @@ func BenchmarkDepth(b *testing.B) {
 			b.Fatal(err)
 		}
 		name := "depth=" + strconv.Itoa(depth)
-		b.Run("op=decode/"+name+"/impl=coerce", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := o.ToDeclared(text, "list"); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run("op=decode/"+name+"/impl=encoding_json", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
+		for _, c := range []struct {
+			name string
+			run  func() error
+		}{
+			{"op=decode/" + name + "/impl=coerce", func() error {
+				_, err := o.ToDeclared(text, "list")
+				return err
+			}},
+			{"op=decode/" + name + "/impl=encoding_json", func() error {
 				var v any
-				if err := json.Unmarshal([]byte(text), &v); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run("op=encode/"+name+"/impl=coerce", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := o.ToDeclared(v, "str"); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run("op=encode/"+name+"/impl=encoding_json", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
+				return json.Unmarshal([]byte(text), &v)
+			}},
+			{"op=encode/" + name + "/impl=coerce", func() error {
+				_, err := o.ToDeclared(v, "str")
+				return err
+			}},
+			{"op=encode/" + name + "/impl=encoding_json", func() error {
 				text, err := json.Marshal(v)
-				if err != nil {
-					b.Fatal(err)
-				}
 				_ = string(text)
-			}
-		})
+				return err
+			}},
+		} {
+			b.Run(c.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := c.run(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
 
