@@ -23,9 +23,31 @@ BENCHTIME       ?= 100ms
 # Read from go.work, so that a module is checked as soon as it is listed.
 MODULES         := $(shell $(GO) work edit -json go.work | sed -n 's/.*"DiskPath": "\(.*\)".*/\1/p')
 
-.PHONY: test fmt vet lint race fuzz-smoke suite release-check fuzz bench bench-base tools clean
+.PHONY: test forget-own-versions fmt vet lint race fuzz-smoke suite shared-copies release-check no-trace fuzz bench bench-base tools clean
 
-test: fmt vet lint race fuzz-smoke suite release-check
+test: forget-own-versions fmt vet lint race fuzz-smoke suite shared-copies release-check no-trace
+
+# A fresh machine, for our own modules. The workspace must build without any
+# version of github.com/coerce-go/... in the module cache, since none is
+# published: go.work replaces the core's v0.1.0 by the tree for that reason.
+# A module cache that holds such a version (left by a release check that once
+# shared the machine's cache, or by hand) would hide a go.work that lost its
+# replace, and CI would be green on this machine and red on a new one, at the
+# README's second command. So every run starts by removing our own module
+# paths from the module cache, and no-trace checks at the end that nothing
+# put them back. Third-party modules stay cached.
+GOMODCACHE_DIR := $(shell $(GO) env GOMODCACHE)
+OWN_CACHED     := $(GOMODCACHE_DIR)/github.com/coerce-go $(GOMODCACHE_DIR)/cache/download/github.com/coerce-go
+
+forget-own-versions:
+	@for d in $(OWN_CACHED); do \
+		if [ -e "$$d" ]; then echo "removing $$d"; chmod -R u+w "$$d" && rm -rf "$$d"; fi; \
+	done
+
+no-trace:
+	@for d in $(OWN_CACHED); do \
+		if [ -e "$$d" ]; then echo "$$d appeared during make test: a step used the machine's module cache for our own versions"; exit 1; fi; \
+	done; echo "module cache holds none of our own versions"
 
 # Every Go file, tracked or not, so that a file not yet added is checked too.
 # Files under testdata are fixtures, left as their tests need them.
@@ -77,6 +99,16 @@ suite:
 	if [ $$rc -ne 0 ]; then $(GO) test -run '^$(SUITE)$$' .; exit $$rc; fi; \
 	printf '%s\n' "$$out" | awk '/^=== / {own = $$3 == "$(SUITE)"; next} /^--- / {own = 0} \
 		own {print; n++} END {if (!n) {print "$(SUITE) did not run, or logged no counts"; exit 1}}'
+
+# The copies in testdata of ../shared's conformance vectors and JSON Schema
+# Test Suite still equal it, wherever ../shared exists (SHARED=dir for
+# another place); in a clone without it there is nothing to compare.
+SHARED ?= ../shared
+shared-copies:
+	@if [ -d "$(SHARED)" ]; then \
+		echo "go test -run TestVendoredCopiesAreCurrent (COERCE_SHARED=$(SHARED))"; \
+		COERCE_SHARED="$(SHARED)" $(GO) test -count=1 -run '^TestVendoredCopiesAreCurrent$$' . ; \
+	else echo "no $(SHARED): the copies in testdata are not compared"; fi
 
 # What users' go get will fetch once the modules are tagged, from a module
 # proxy made of the working tree: see internal/releasecheck.

@@ -276,14 +276,20 @@ func checkSchemaResult(t *testing.T, c schemaCase, how string, got map[string]an
 // our own *-values.json and *-schemas.json may be added, and the JSON
 // Schema Test Suite, copied whole and unchanged. Each folder's README.md is
 // our own, describing the copy; it is not compared. A clone elsewhere has
-// no such folder and skips the check.
+// no such folder and skips the check, unless COERCE_SHARED names the folder
+// to compare with (`make shared-copies` sets it wherever ../shared exists):
+// then a missing folder fails.
 func TestVendoredCopiesAreCurrent(t *testing.T) {
+	shared, required := os.LookupEnv("COERCE_SHARED")
+	if !required {
+		shared = filepath.Join("..", "shared")
+	}
 	for _, c := range []struct {
 		shared, copy string
 		ours         func(name string) bool // files of our own beside the copy
 	}{
 		{
-			shared: filepath.Join("..", "shared", "conformance"),
+			shared: filepath.Join(shared, "conformance"),
 			copy:   filepath.Join("testdata", "conformance"),
 			ours: func(name string) bool {
 				return !strings.Contains(name, "/") &&
@@ -291,13 +297,16 @@ func TestVendoredCopiesAreCurrent(t *testing.T) {
 			},
 		},
 		{
-			shared: filepath.Join("..", "shared", "jsonschema-suite"),
+			shared: filepath.Join(shared, "jsonschema-suite"),
 			copy:   filepath.Join("testdata", "jsonschema-suite"),
 			ours:   func(string) bool { return false },
 		},
 	} {
 		t.Run(filepath.Base(c.copy), func(t *testing.T) {
 			if _, err := os.Stat(c.shared); err != nil {
+				if required {
+					t.Fatalf("COERCE_SHARED: %v", err)
+				}
 				t.Skipf("no %s beside this checkout", c.shared)
 			}
 			want, got := treeFiles(t, c.shared), treeFiles(t, c.copy)
