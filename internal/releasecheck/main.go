@@ -2,7 +2,7 @@
 // user's go get will fetch builds and passes its tests.
 //
 // It serves the core module and each integration module of the workspace
-// (every module go.work lists, except the examples) from a file-system module
+// (every module go.work lists, except the examples and internal tooling) from a file-system module
 // proxy, at the version the integrations require of the core, as the go
 // command will receive them once tagged: one zip per module, made from the
 // files of the working tree that git does not ignore, without the nested
@@ -223,6 +223,8 @@ func plan(ctx context.Context, root, gowork string) ([]target, error) {
 			core = &target{name: "core", mod: module{Path: gm.Module.Path, Dir: dir}}
 		case strings.HasPrefix(path.Clean(rel)+"/", "examples/"):
 			// Demos, never published as modules of their own.
+		case strings.HasPrefix(path.Clean(rel)+"/", "internal/"):
+			// The repository's own tooling (doccheck), never published.
 		default:
 			integrations = append(integrations, target{mod: module{Path: gm.Module.Path, Dir: dir}})
 			mods[gm.Module.Path] = gm
