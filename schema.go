@@ -6,11 +6,11 @@ import (
 	"maps"
 	"math/bits"
 	"net/url"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // A Schema gives the declared type of each parameter of an argument set:
@@ -301,7 +301,14 @@ type compiler struct {
 	err      *Error
 }
 
+// compilerStarted, when set (by tests), is called each time a compiler is
+// made: the tests show that none is once a schema is compiled.
+var compilerStarted func()
+
 func newCompiler(doc any) *compiler {
+	if compilerStarted != nil {
+		compilerStarted()
+	}
 	return &compiler{doc: doc, refs: map[string]*Type{}, open: map[*Type]bool{}, merged: map[[2]*Type]*Type{}}
 }
 
@@ -631,6 +638,7 @@ func (c *compiler) finish(root *Type) {
 			flattenUnion(t)
 		}
 	}
+	c.settlePatterns(root)
 }
 
 // flattenUnion replaces the members of union t that are unions themselves,
@@ -898,13 +906,18 @@ func orAny(t *Type) *Type {
 
 // patterns are the patternProperties of an object type. A key's type is
 // that of every pattern it matches and of its property, merged; a key no
-// pattern and no property claims gets additionalProperties' type.
+// pattern and no property claims gets additionalProperties' type. Every
+// merge is made when the schema is compiled (see compiler.settlePatterns):
+// the type of a declared property already includes the patterns its name
+// matches, and the type of any other key matching several patterns is
+// looked up by its match set, so that coercion only reads.
 type patterns struct {
 	list   []pattern
 	broken bool // a pattern RE2 cannot compile: any key might match it
 
-	mu     sync.Mutex
-	merged map[uint64]*Type // types of keys that match several, by match set
+	// combos are the merged types of keys that are no property and match
+	// two or more patterns, by match set; a set not in it is any.
+	combos map[uint64]*Type
 }
 
 type pattern struct {
@@ -916,6 +929,12 @@ type pattern struct {
 // maxPatterns bounds the patterns whose matches are told apart; the
 // others count as broken, which makes keys looser, never stricter.
 const maxPatterns = 63
+
+// maxComboPatterns bounds the patterns whose combinations are merged when
+// the schema is compiled: 2^6 sets at most. Beyond it, a key that is no
+// property and matches several patterns passes as it is (any), which makes
+// keys looser, never stricter; real schemas have one or two patterns.
+const maxComboPatterns = 6
 
 // add compiles a pattern. JSON Schema patterns are ECMA-262 regular
 // expressions; RE2 reads the common ones alike and refuses the rest
@@ -968,53 +987,123 @@ func (p *patterns) join(q *patterns) *patterns {
 	return j
 }
 
-const inProps = 1 << 63 // in a match set: the key is also a property
-
 // field is Type.field for a type with patterns.
 func (p *patterns) field(t *Type, key string) *Type {
-	return p.fieldOf(t, key, p.matchString(key))
+	if pt, ok := t.prop(key); ok {
+		return pt // its patterns merged in when compiled
+	}
+	return p.other(t, p.matchString(key))
 }
 
 // fieldBytes is field for a key in JSON text, without escapes.
 func (p *patterns) fieldBytes(t *Type, key []byte) *Type {
-	return p.fieldOf(t, string(key), p.match(key))
+	if pt, ok := t.propBytes(key); ok {
+		return pt
+	}
+	return p.other(t, p.match(key))
 }
 
-// fieldOf is the type of key, which matches the patterns m.
-func (p *patterns) fieldOf(t *Type, key string, m uint64) *Type {
-	pt, ok := t.prop(key)
+// other is the type of a key that is no property of t and matches the
+// patterns m.
+func (p *patterns) other(t *Type, m uint64) *Type {
 	switch {
-	case m == 0 && ok:
-		return pt
 	case m == 0 && p.broken:
 		return anyType // the broken pattern may claim it
 	case m == 0:
 		return t.rest
-	case !ok && m&(m-1) == 0:
+	case m&(m-1) == 0:
 		return p.list[bits.TrailingZeros64(m)].t
 	}
-	if ok {
-		m |= inProps
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if f, ok := p.merged[m]; ok {
+	if f, ok := p.combos[m]; ok {
 		return f
 	}
-	c := newCompiler(nil)
-	f := orAny(pt)
+	return anyType
+}
+
+// settlePatterns makes every merge patternProperties call for, once the
+// types they name are complete: each object type's properties take the
+// types of the patterns their names match (in a copy of the properties,
+// made once per map and patterns), and each patterns' combinations of two
+// or more are merged (see maxComboPatterns).
+func (c *compiler) settlePatterns(root *Type) {
+	settled := map[sharedProps]map[string]*Type{}
+	combined := map[*patterns]bool{}
+	done := map[*Type]bool{}
+	// Merging makes object types of its own, whose patterns are joined:
+	// they are settled in the next round, until a round makes none.
+	for progress := true; progress; {
+		progress = false
+		for _, t := range reachable(root) {
+			if !done[t] {
+				done[t] = true
+				progress = true
+				c.settle(t, settled, combined)
+			}
+		}
+		for _, f := range c.merged {
+			for _, t := range reachable(f) {
+				if !done[t] {
+					done[t] = true
+					progress = true
+					c.settle(t, settled, combined)
+				}
+			}
+		}
+	}
+}
+
+type sharedProps struct {
+	props uintptr
+	pats  *patterns
+}
+
+func (c *compiler) settle(t *Type, settled map[sharedProps]map[string]*Type, combined map[*patterns]bool) {
+	{
+		p := t.patterns
+		if t.kind != typeObject || p == nil {
+			return
+		}
+		if !combined[p] {
+			combined[p] = true
+			if n := len(p.list); n <= maxComboPatterns {
+				for m := uint64(1); m < 1<<n; m++ {
+					if m&(m-1) == 0 {
+						continue
+					}
+					if p.combos == nil {
+						p.combos = map[uint64]*Type{}
+					}
+					p.combos[m] = c.mergePatterns(anyType, p, m)
+				}
+			}
+		}
+		if len(t.props) == 0 {
+			return
+		}
+		k := sharedProps{reflect.ValueOf(t.props).Pointer(), p}
+		if props, ok := settled[k]; ok {
+			t.props = props
+			return
+		}
+		props := maps.Clone(t.props)
+		for _, name := range slices.Sorted(maps.Keys(props)) {
+			if m := p.matchString(name); m != 0 {
+				props[name] = c.mergePatterns(props[name], p, m)
+			}
+		}
+		settled[k] = props
+		t.props = props
+	}
+}
+
+// mergePatterns is t merged with the types of the patterns in m.
+func (c *compiler) mergePatterns(t *Type, p *patterns, m uint64) *Type {
 	for i := range p.list {
 		if m&(1<<i) != 0 {
-			f = c.merge(f, p.list[i].t, 0)
+			t = c.merge(t, p.list[i].t, 0)
 		}
 	}
-	if len(p.merged) < 256 { // a hostile stream of keys cannot grow it without end
-		if p.merged == nil {
-			p.merged = map[uint64]*Type{}
-		}
-		p.merged[m] = f
-	}
-	return f
+	return t
 }
 
 // A discriminator is OpenAPI's: the value of one property names the
