@@ -296,7 +296,7 @@ func TestIntegerAndTextKeyedMapsAreObjects(t *testing.T) {
 func TestWholeNumbersBecomeTextWithTheirDigits(t *testing.T) {
 	s := mustSchema(t, Options{}, `{"type":"object","properties":{"s":{"type":"string"}}}`)
 	for in, want := range map[string]string{
-		`{"s":9223372036854775808.0}`:  `{"s":"9223372036854775808"}`,
+		`{"s":9223372036854775808.0}`:   `{"s":"9223372036854775808"}`,
 		`{"s":9.223372036854775808e18}`: `{"s":"9223372036854775808"}`,
 		`{"s":18446744073709551616}`:    `{"s":"18446744073709551616"}`,
 		`{"s":1e21}`:                    `{"s":"1e+21"}`,

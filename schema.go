@@ -80,15 +80,23 @@ func ParseSchema(jsonSchema []byte) (*Schema, error) { return Options{}.ParseSch
 // ParseSchema compiles a JSON Schema (draft 2020-12 or draft-07, with
 // OpenAPI 3.0's nullable) into a Schema whose coercion uses o.
 //
-// It reads type (a name or a list of names), properties,
-// additionalProperties, items, prefixItems (and draft-07's array items
-// with additionalItems), $ref to anywhere in the same document ($defs and
-// definitions; recursive schemas work), anyOf and oneOf as unions, allOf
-// merged, enum and const (their type inferred from the values), and
-// nullable. A subschema with no type information is any; one with
-// properties or items but no type is an object or an array. Validation
-// keywords (required, minimum, pattern, ...) are not coercion's business
+// It reads type (a name or a list of names; a name JSON Schema lacks but
+// ParseType knows, such as dict, float, tuple or any, reads as that type),
+// properties, patternProperties, additionalProperties, items, prefixItems
+// (and draft-07's array items with additionalItems), $ref to anywhere in the
+// same document ($defs and definitions, or a subschema by its own $id;
+// recursive schemas work), anyOf and oneOf as unions, allOf merged, enum and
+// const (their type inferred from the values), nullable, and OpenAPI's
+// discriminator. A subschema with no type information is any. The object
+// keywords of a subschema without type apply to objects and its array
+// keywords to arrays, without restricting the kind: {"properties": ...}
+// accepts 12 and "[1]" as they are. required, additionalProperties: false,
+// const, enum and discriminator only choose among the members of a union;
+// validation keywords (minimum, pattern, ...) are not coercion's business
 // and are ignored.
+//
+// Compiling is finished when ParseSchema returns: coercion with the Schema
+// only reads it, takes no lock and fills no cache.
 //
 // The error of a malformed schema, an unknown type name or a $ref outside
 // the document is an *Error whose Path points into the schema.
@@ -108,6 +116,7 @@ func (o Options) ParseSchema(jsonSchema []byte) (*Schema, error) {
 			c.refAlone = c.refAlone || strings.Contains(dialect, old)
 		}
 	}
+	c.prepare(doc, 0)
 	root := c.compile(doc, "", 0)
 	if c.err != nil {
 		return nil, c.err
@@ -297,7 +306,7 @@ type compiler struct {
 	open     map[*Type]bool     // placeholders whose definition is not compiled in yet
 	aliases  [][2]*Type         // placeholders whose definition is another open one
 	merged   map[[2]*Type]*Type // merge results by operands, placeholders while merging
-	discs    []discriminator    // OpenAPI discriminators, applied once refs are filled
+	ids      map[string]any     // subschemas by their $id, without a fragment
 	err      *Error
 }
 
@@ -365,7 +374,6 @@ func (c *compiler) compile(node any, at string, depth int) *Type {
 		}
 		if len(members) > 0 {
 			t = newUnion(members)
-			c.noteDiscriminator(n, t, subs, members)
 		}
 	}
 	if nullable, _ := n["nullable"].(bool); nullable && !anyish(t) {
@@ -445,7 +453,24 @@ func (c *compiler) ownType(n map[string]any, at string, depth int) *Type {
 		case "string", "integer", "number", "boolean", "null":
 			alts = append(alts, simpleTypes[name])
 		default:
-			return c.fail(at+"/type", ErrUnknownType, strconv.Quote(name)+" is not a JSON Schema type")
+			// A name JSON Schema lacks but a type expression knows (dict,
+			// float, tuple, any...), as the function schemas written for
+			// Python tools use them: read as that type, with the object
+			// and array keywords beside it.
+			t, err := cachedType(name)
+			if err != nil || t.kind == typeUnion {
+				return c.fail(at+"/type", ErrUnknownType, strconv.Quote(name)+" is not a JSON Schema type")
+			}
+			switch t.kind {
+			case typeObject:
+				alts = append(alts, c.objectType(n, at, depth))
+			case typeArray:
+				alts = append(alts, c.arrayType(n, at, depth))
+			case typeAny:
+				return anyType
+			default:
+				alts = append(alts, t)
+			}
 		}
 	}
 	if len(alts) == 0 {
@@ -578,10 +603,17 @@ func (c *compiler) ref(ref string, at string, depth int) *Type {
 	if t, ok := c.refs[ref]; ok {
 		return t
 	}
-	if !strings.HasPrefix(ref, "#") {
-		return c.fail(at, ErrUnknownType, "$ref "+strconv.Quote(ref)+" is outside this schema")
+	if ref == "" {
+		return c.fail(at, ErrUnknownType, "$ref is not a URI reference")
 	}
-	target, ok := resolvePointer(c.doc, ref[1:])
+	base, frag, _ := strings.Cut(ref, "#")
+	doc := c.doc
+	if base != "" {
+		if doc = c.ids[base]; doc == nil {
+			return c.fail(at, ErrUnknownType, "$ref "+strconv.Quote(ref)+" is outside this schema")
+		}
+	}
+	target, ok := resolvePointer(doc, frag)
 	if !ok {
 		return c.fail(at, ErrUnknownType, "$ref "+strconv.Quote(ref)+" points to nothing")
 	}
@@ -592,7 +624,7 @@ func (c *compiler) ref(ref string, at string, depth int) *Type {
 	placeholder := &Type{name: name}
 	c.refs[ref] = placeholder
 	c.open[placeholder] = true
-	t := c.compile(target, ref[1:], depth+1)
+	t := c.compile(target, "/"+strings.TrimLeft(frag, "/"), depth+1)
 	if c.open[t] { // the definition is another reference still being compiled
 		c.aliases = append(c.aliases, [2]*Type{placeholder, t})
 		return placeholder
@@ -609,6 +641,73 @@ func (c *compiler) fill(placeholder, t *Type) {
 	}
 	placeholder.exact = false
 	delete(c.open, placeholder)
+}
+
+// prepare reads the document once before it is compiled: it indexes the
+// subschemas that declare an $id, so that a $ref naming one resolves, and
+// lowers each OpenAPI discriminator into the keywords that choose a union
+// member anyway. The value of the discriminator's property names the member
+// (through its mapping to $refs, or by the name the $ref ends in), so each
+// such member becomes allOf that member and an object whose property must
+// hold one of those values and is required. Written into the document, the
+// choice is part of each member wherever the union goes: behind $ref, in
+// anyOf with null, nullable, type arrays, or merged by allOf.
+func (c *compiler) prepare(node any, depth int) {
+	if depth > maxSchemaDepth {
+		return // compile reports it
+	}
+	switch n := node.(type) {
+	case []any:
+		for _, e := range n {
+			c.prepare(e, depth+1)
+		}
+	case map[string]any:
+		if id, ok := n["$id"].(string); ok {
+			if id, _, _ = strings.Cut(id, "#"); id != "" {
+				if c.ids == nil {
+					c.ids = map[string]any{}
+				}
+				c.ids[id] = n
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(n)) {
+			c.prepare(n[k], depth+1)
+		}
+		lowerDiscriminator(n)
+	}
+}
+
+func lowerDiscriminator(n map[string]any) {
+	d, _ := n["discriminator"].(map[string]any)
+	prop, _ := d["propertyName"].(string)
+	if prop == "" {
+		return
+	}
+	mapping, _ := d["mapping"].(map[string]any)
+	for _, key := range []string{"oneOf", "anyOf"} {
+		subs, _ := n[key].([]any)
+		for i, sub := range subs {
+			sm, _ := sub.(map[string]any)
+			ref, _ := sm["$ref"].(string)
+			if ref == "" {
+				continue
+			}
+			var values []any
+			for _, v := range slices.Sorted(maps.Keys(mapping)) {
+				if mapping[v] == ref {
+					values = append(values, v)
+				}
+			}
+			if len(values) == 0 { // implicit: the schema's name
+				values = []any{ref[strings.LastIndexByte(ref, '/')+1:]}
+			}
+			subs[i] = map[string]any{"allOf": []any{sub, map[string]any{
+				"type":       "object",
+				"properties": map[string]any{prop: map[string]any{"type": "string", "enum": values}},
+				"required":   []any{prop},
+			}}}
+		}
+	}
 }
 
 // finish completes the types once every definition is compiled: aliases
@@ -629,9 +728,6 @@ func (c *compiler) finish(root *Type) {
 		if c.open[a[0]] {
 			c.fill(a[0], anyType)
 		}
-	}
-	for _, d := range c.discs {
-		d.apply()
 	}
 	for _, t := range reachable(root) {
 		if t.kind == typeUnion {
@@ -844,6 +940,30 @@ func (c *compiler) mergeKinds(a, b *Type, depth int) *Type {
 	if t, ok := settled(a, b); ok {
 		return t
 	}
+	if a.enum != nil || b.enum != nil {
+		// Both constrain the values: only those both allow remain. The
+		// enum is what tells union members apart (a lowered discriminator
+		// is one), so a merge must not drop it.
+		values := a.enum
+		switch {
+		case values == nil:
+			values = b.enum
+		case b.enum != nil:
+			values = slices.DeleteFunc(slices.Clone(a.enum), func(v any) bool {
+				return !slices.ContainsFunc(b.enum, func(w any) bool { return reflect.DeepEqual(v, w) })
+			})
+			if len(values) == 0 {
+				return nil
+			}
+		}
+		ae, be := *a, *b
+		ae.enum, be.enum = nil, nil
+		m := c.mergeKinds(&ae, &be, depth)
+		if m == nil {
+			return nil
+		}
+		return withEnum(m, values)
+	}
 	switch {
 	case a.kind == typeInteger && b.kind == typeNumber:
 		return a
@@ -864,7 +984,11 @@ func (c *compiler) mergeKinds(a, b *Type, depth int) *Type {
 				props[k] = bt
 			}
 		}
-		t := &Type{kind: typeObject, props: props, name: "object",
+		name := a.name // a definition's name says more than "object" in messages
+		if a.props == nil {
+			name = b.name
+		}
+		t := &Type{kind: typeObject, props: props, name: name,
 			patterns: a.patterns.join(b.patterns),
 			required: slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(a.required), b.required...)))),
 			// Each side's additionalProperties: false only speaks of its own
@@ -1104,67 +1228,4 @@ func (c *compiler) mergePatterns(t *Type, p *patterns, m uint64) *Type {
 		}
 	}
 	return t
-}
-
-// A discriminator is OpenAPI's: the value of one property names the
-// member of a oneOf or anyOf, through a mapping to $refs or by the name of
-// the referenced schema. It becomes a const on that property in a copy of
-// each member, which then chooses the member like any other const.
-type discriminator struct {
-	union  *Type
-	prop   string
-	values map[*Type][]any // member (as compiled) → the values naming it
-}
-
-// noteDiscriminator records the discriminator of schema n, whose oneOf or
-// anyOf subschemas subs compiled into members of union t.
-func (c *compiler) noteDiscriminator(n map[string]any, t *Type, subs []any, members []*Type) {
-	d, _ := n["discriminator"].(map[string]any)
-	prop, _ := d["propertyName"].(string)
-	if prop == "" || t.kind != typeUnion {
-		return
-	}
-	mapping, _ := d["mapping"].(map[string]any)
-	disc := discriminator{union: t, prop: prop, values: map[*Type][]any{}}
-	for i, sub := range subs {
-		sm, _ := sub.(map[string]any)
-		ref, _ := sm["$ref"].(string)
-		if ref == "" || i >= len(members) {
-			continue
-		}
-		var values []any
-		for _, v := range slices.Sorted(maps.Keys(mapping)) {
-			if mapping[v] == ref {
-				values = append(values, v)
-			}
-		}
-		if len(values) == 0 { // implicit: the schema's name
-			values = []any{ref[strings.LastIndexByte(ref, '/')+1:]}
-		}
-		disc.values[members[i]] = values
-	}
-	c.discs = append(c.discs, disc)
-}
-
-// apply replaces the union's members by copies whose discriminating
-// property must hold one of the values naming them.
-func (d discriminator) apply() {
-	for i, m := range d.union.members {
-		values, ok := d.values[m]
-		if !ok || m.kind != typeObject {
-			continue
-		}
-		c := *m
-		c.props = maps.Clone(m.props)
-		if c.props == nil {
-			c.props = map[string]*Type{}
-		}
-		c.props[d.prop] = withEnum(orAny(m.props[d.prop]), values)
-		if c.props[d.prop].kind == typeAny {
-			c.props[d.prop] = withEnum(stringType, values)
-		}
-		c.required = append(slices.Clone(m.required), d.prop)
-		c.keyed, c.exact = true, false
-		d.union.members[i] = &c
-	}
 }
