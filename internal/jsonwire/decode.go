@@ -438,16 +438,17 @@ func (d *decoder) anyNumber(i int) (any, int, *Error) {
 	text := s[i:end]
 	switch {
 	case d.useNumber:
-		if !isInt && magnitude(s, i, end) > Finite {
-			return nil, 0, errRange(s, i, end)
-		}
 		return json.Number(text), end, nil
 	case isInt:
 		return intValue(text), end, nil
 	}
 	f, mag := Float(text)
 	if mag > Finite {
-		return nil, 0, errRange(s, i, end)
+		// No float64 holds it (1e400, 1e-400): it stays as written, as an
+		// integer float64 cannot hold does. A number is never itself a
+		// reason to fail; converting it to something that cannot hold it
+		// is.
+		return json.Number(text), end, nil
 	}
 	return floatValue(text, f), end, nil
 }

@@ -266,11 +266,11 @@ func TestDecodeNumbers(t *testing.T) {
 		{in: "1.2e17", want: 1.2e17},
 		{in: "4.9e-324", want: 5e-324},
 		// Never a rounded value (README, Hostile input): a nonzero number
-		// that float64 would round to zero is refused, as one that would
-		// round to infinity is. encoding/json returns 0 here.
-		{in: "1e-400", err: Range, detail: "number 1e-400 out of float64 range at offset 0"},
-		{in: "-1e-400", err: Range},
-		{in: "2.4703282292062327e-324", err: Range},   // below 2^-1075: rounds to 0
+		// that float64 would round to zero stays as written, as one that
+		// would round to infinity does. encoding/json returns 0 here.
+		{in: "1e-400", want: json.Number("1e-400")},
+		{in: "-1e-400", want: json.Number("-1e-400")},
+		{in: "2.4703282292062327e-324", want: json.Number("2.4703282292062327e-324")}, // below 2^-1075: rounds to 0
 		{in: "2.4703282292062328e-324", want: 5e-324}, // above it: the smallest subnormal
 		{in: "0e-999999999", want: 0.0},
 		{in: "-0.0e-400", want: negZero},
@@ -281,14 +281,14 @@ func TestDecodeNumbers(t *testing.T) {
 		{in: "1.00000000000000000001", want: json.Number("1.00000000000000000001")},
 		{in: "1.5e300", want: json.Number("1.5e300")},
 		{in: "0.000000000000000000000000000001234", want: 1.234e-30},
-		{in: "1e400", err: Range, detail: "number 1e400 out of float64 range at offset 0"},
-		{in: " [1e400]", err: Range, detail: "number 1e400 out of float64 range at offset 2"},
-		{in: "-1e999999999", err: Range},
-		{in: "1e99999999999999999999999999", err: Range},
-		{in: "1.7976931348623159e308", err: Range},
-		{in: "1.0e" + strings.Repeat("9", 5000), err: Range},
-		{in: "0." + strings.Repeat("0", 5000) + "1e5400", err: Range},
-		{in: decBigPow2(1024) + ".0", err: Range},
+		{in: "1e400", want: json.Number("1e400")},
+		{in: " [1e400]", want: []any{json.Number("1e400")}},
+		{in: "-1e999999999", want: json.Number("-1e999999999")},
+		{in: "1e99999999999999999999999999", want: json.Number("1e99999999999999999999999999")},
+		{in: "1.7976931348623159e308", want: json.Number("1.7976931348623159e308")},
+		{in: "1.0e" + strings.Repeat("9", 5000), want: json.Number("1.0e" + strings.Repeat("9", 5000))},
+		{in: "0." + strings.Repeat("0", 5000) + "1e5400", want: json.Number("0." + strings.Repeat("0", 5000) + "1e5400")},
+		{in: decBigPow2(1024) + ".0", want: json.Number(decBigPow2(1024) + ".0")},
 		// Strict JSON number syntax.
 		{in: "01", err: Syntax, detail: "invalid character '1' after leading zero in numeric literal at offset 1"},
 		{in: "-01", err: Syntax},
@@ -317,7 +317,7 @@ func TestDecodeNumbers(t *testing.T) {
 		{in: "9007199254740993", useNumber: true, want: json.Number("9007199254740993")},
 		{in: five000, useNumber: true, want: json.Number(five000)},
 		{in: "1E-7", useNumber: true, want: json.Number("1E-7")},
-		{in: "1e400", useNumber: true, err: Range},
+		{in: "1e400", useNumber: true, want: json.Number("1e400")},
 		{in: "01", useNumber: true, err: Syntax},
 		{in: `{"a":[1,2.5]}`, useNumber: true, want: map[string]any{"a": []any{json.Number("1"), json.Number("2.5")}}},
 	})
@@ -335,9 +335,9 @@ func TestDecodeFloatBits(t *testing.T) {
 	for _, in := range ins {
 		want, perr := strconv.ParseFloat(in, 64)
 		got, err := Decode(in, false, 0)
-		if perr != nil || want == 0 { // beyond the range, or rounded to zero: no value
-			if err == nil || err.Kind != Range {
-				t.Errorf("%s: got %v, %v; want Range", in, got, err)
+		if perr != nil || want == 0 { // beyond the range, or rounded to zero: kept as written
+			if err != nil || got != json.Number(in) {
+				t.Errorf("%s: got %v, %v; want json.Number", in, got, err)
 			}
 			continue
 		}
@@ -396,13 +396,9 @@ func TestDecodeOverflowThreshold(t *testing.T) {
 		if got := magnitude(c.in, 0, len(c.in)) == Overflow; got != c.overflow {
 			t.Errorf("magnitude(%.40s...) overflows: %v, want %v", c.in, got, c.overflow)
 		}
-		_, err := decDecode(t, c.in, false, 0)
-		if c.overflow != (err != nil && err.Kind == Range) {
-			t.Errorf("Decode(%.40s...): %v", c.in, err)
-		}
-		_, err = decDecode(t, c.in, true, 0)
-		if c.overflow != (err != nil && err.Kind == Range) {
-			t.Errorf("Decode(%.40s..., useNumber): %v", c.in, err)
+		got, err := decDecode(t, c.in, false, 0)
+		if _, isNumber := got.(json.Number); err != nil || c.overflow && !isNumber {
+			t.Errorf("Decode(%.40s...) = %#v, %v; want json.Number beyond the range", c.in, got, err)
 		}
 	}
 }
@@ -588,7 +584,7 @@ func TestSkip(t *testing.T) {
 		{in: "", detail: "unexpected end of JSON input at offset 0"},
 		{in: "x  ", i: 1, detail: "unexpected end of JSON input at offset 3"},
 		{in: "x  ]", i: 1, detail: "invalid character ']' looking for beginning of value at offset 3"},
-		{in: `[1e400]`, detail: "number 1e400 out of float64 range at offset 1"},
+		{in: `[1e400]`, end: 7}, // a number beyond float64 is JSON all the same
 		{in: `["\ud800"]`, detail: `lone surrogate \ud800 at offset 2`},
 		{in: "[[[]]]", maxDepth: 2, detail: "nesting deeper than 2 at offset 2"},
 		{in: decNested("[", "]", 5000, "1") + "x", maxDepth: 5000, end: 10001},
@@ -877,12 +873,12 @@ func decOurNumbers(v any) (any, bool) {
 			// fraction it reads as 0, which is kept as written, as 1e-400 is.
 			mantissa, _, _ := strings.Cut(strings.ToLower(s), "e")
 			if strings.Trim(mantissa, "-0.") != "" {
-				if err == nil {
-					return v, true
-				}
-				return f, false
+				return v, true
 			}
 			exact = new(big.Rat)
+		}
+		if err != nil || f == 0 && exact.Sign() != 0 {
+			return v, true // beyond float64's range: kept as written
 		}
 		if strings.ContainsAny(s, ".eE") {
 			if err == nil && f == math.Trunc(f) {

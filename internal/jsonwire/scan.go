@@ -78,12 +78,9 @@ func Skip[T Text](data T, i, depth, maxDepth int) (int, *Error) {
 		if c != '-' && c-'0' > 9 {
 			return 0, errChar(data, i, "looking for beginning of value")
 		}
-		end, isInt, err := scanNumber(data, i)
+		end, _, err := scanNumber(data, i)
 		if err != nil {
 			return 0, err
-		}
-		if !isInt && magnitude(data, i, end) > Finite {
-			return 0, errRange(data, i, end)
 		}
 		return end, nil
 	}
@@ -159,13 +156,8 @@ func skipNested[T Text](data T, i, outer, maxDepth int) (int, *Error) {
 			if c != '-' && c-'0' > 9 {
 				return 0, errChar(data, i, "looking for beginning of value")
 			}
-			start := i
-			var isInt bool
-			if i, isInt, err = scanNumber(data, i); err != nil {
+			if i, _, err = scanNumber(data, i); err != nil {
 				return 0, err
-			}
-			if !isInt && magnitude(data, start, i) > Finite {
-				return 0, errRange(data, start, i)
 			}
 		}
 		// A value ended just before i: close containers until one expects
