@@ -271,7 +271,7 @@ func TestDecodeNumbers(t *testing.T) {
 		{in: "1e-400", want: json.Number("1e-400")},
 		{in: "-1e-400", want: json.Number("-1e-400")},
 		{in: "2.4703282292062327e-324", want: json.Number("2.4703282292062327e-324")}, // below 2^-1075: rounds to 0
-		{in: "2.4703282292062328e-324", want: 5e-324}, // above it: the smallest subnormal
+		{in: "2.4703282292062328e-324", want: 5e-324},                                 // above it: the smallest subnormal
 		{in: "0e-999999999", want: 0.0},
 		{in: "-0.0e-400", want: negZero},
 		// A fraction that float64 makes whole keeps its digits, so that it
