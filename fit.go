@@ -830,6 +830,27 @@ func (c rawChild) known(t *Type) bool {
 }
 
 // is reports whether the member's key is k.
+// same reports whether two keys of one object are the same key.
+func (c rawChild) same(d rawChild) bool {
+	if !c.escaped && !d.escaped {
+		return string(c.key) == string(d.key)
+	}
+	return jsonwire.Unescape(c.key) == jsonwire.Unescape(d.key)
+}
+
+// prop is the type of the property the key names, escapes decoded, or
+// nil if t declares none by that name (the key is decoded once, the same
+// way for every rule that reads it).
+func (c rawChild) prop(t *Type) *Type {
+	var pt *Type
+	if c.escaped {
+		pt, _ = t.prop(jsonwire.Unescape(c.key))
+	} else {
+		pt, _ = t.propBytes(c.key)
+	}
+	return pt
+}
+
 func (c rawChild) is(k string) bool {
 	if c.escaped {
 		return jsonwire.Unescape(c.key) == k
@@ -1114,6 +1135,13 @@ func (f *fitter) fitRawChild(data []byte, i int, ts []*Type, mask uint64, cs *ty
 // the discriminating keywords of the keyed object types of a set.
 type rawKeys struct {
 	on     bool
+	// enumKeys are the keys seen whose property has a const or enum: a
+	// second occurrence makes every keyed type unsure, so that the walker,
+	// which lets the last occurrence decide as a decoder does, chooses.
+	enumKeys [4]rawChild // the first ones: no allocation for the usual one or two
+	nEnum    int
+	more     []rawChild // the others
+	dup      bool
 	seen   [maxSet]uint64 // per type: which of its required keys were seen (the first 64)
 	lost   uint64         // types whose keywords the object cannot satisfy
 	unsure uint64         // types whose keywords it may satisfy after coercion
@@ -1146,13 +1174,16 @@ func (kt *rawKeys) key(ts []*Type, key rawChild) {
 
 // value compares the value of key with the const or enum of its property.
 func (kt *rawKeys) value(ts []*Type, key rawChild, tok []byte) {
+	noted := false
 	for j, t := range ts {
-		pt := key.of(t)
-		if _, ok := t.propBytes(key.key); !ok || key.escaped {
-			pt = nil
-		}
+		pt := key.prop(t)
 		if !t.keyed || pt == nil || pt.enum == nil {
 			continue
+		}
+		if !noted {
+			if noted = true; !kt.noteEnumKey(key) {
+				return
+			}
 		}
 		v, ok := rawScalar(tok)
 		switch {
@@ -1162,6 +1193,30 @@ func (kt *rawKeys) value(ts []*Type, key rawChild, tok []byte) {
 			kt.lost |= 1 << j
 		}
 	}
+}
+
+// noteEnumKey records key, whose property has a const or enum in some
+// type, once per object; it reports false if it was seen before.
+func (kt *rawKeys) noteEnumKey(key rawChild) bool {
+	for _, k := range kt.enumKeys[:kt.nEnum] {
+		if k.same(key) {
+			kt.dup = true
+			return false
+		}
+	}
+	for _, k := range kt.more {
+		if k.same(key) {
+			kt.dup = true
+			return false
+		}
+	}
+	if kt.nEnum < len(kt.enumKeys) {
+		kt.enumKeys[kt.nEnum] = key
+		kt.nEnum++
+	} else {
+		kt.more = append(kt.more, key)
+	}
+	return true
 }
 
 func (kt *rawKeys) finish(ts []*Type, ks *[maxSet]keys) {
@@ -1174,6 +1229,8 @@ func (kt *rawKeys) finish(ts []*Type, ks *[maxSet]keys) {
 			ks[j] = 0
 		case !t.keyed:
 			ks[j] = keysSat | keysAsIs
+		case kt.dup:
+			ks[j] = keysUnsure
 		case kt.lost&(1<<j) != 0 || len(t.required) > 64 || kt.seen[j] != 1<<len(t.required)-1:
 			ks[j] = 0
 		case kt.unsure&(1<<j) != 0:

@@ -722,7 +722,7 @@ func (w *walker) rawMember(data []byte, i int, at rawChild, cb, depth int) int {
 				continue
 			}
 			r := &w.res[r0+c.k]
-			if pt, _ := c.t.propBytes(at.key); at.index < 0 && !at.escaped && pt != nil && pt.enum != nil {
+			if pt := at.prop(c.t); at.index < 0 && pt != nil && pt.enum != nil {
 				tok, _ := rawScalar(data[i:end])
 				val := tok
 				if r.state == converted {
