@@ -1134,7 +1134,7 @@ func (f *fitter) fitRawChild(data []byte, i int, ts []*Type, mask uint64, cs *ty
 // rawKeys tracks, while an object's members go by, how the object meets
 // the discriminating keywords of the keyed object types of a set.
 type rawKeys struct {
-	on     bool
+	on bool
 	// enumKeys are the keys seen whose property has a const or enum: a
 	// second occurrence makes every keyed type unsure, so that the walker,
 	// which lets the last occurrence decide as a decoder does, chooses.
@@ -1142,9 +1142,9 @@ type rawKeys struct {
 	nEnum    int
 	more     []rawChild // the others
 	dup      bool
-	seen   [maxSet]uint64 // per type: which of its required keys were seen (the first 64)
-	lost   uint64         // types whose keywords the object cannot satisfy
-	unsure uint64         // types whose keywords it may satisfy after coercion
+	seen     [maxSet]uint64 // per type: which of its required keys were seen (the first 64)
+	lost     uint64         // types whose keywords the object cannot satisfy
+	unsure   uint64         // types whose keywords it may satisfy after coercion
 }
 
 func (kt *rawKeys) start(ts []*Type, mask uint64) {
