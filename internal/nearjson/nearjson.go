@@ -157,6 +157,10 @@ func (p *parser) trimTokens() (start, end int) {
 		}
 		found := false
 		for _, t := range prefixTokens {
+			p.work++
+			if start == end || in[start] != t[0] {
+				continue
+			}
 			p.work += len(t)
 			if bytes.HasPrefix(in[start:end], []byte(t)) {
 				start += len(t)
@@ -176,6 +180,10 @@ func (p *parser) trimTokens() (start, end int) {
 		}
 		found := false
 		for _, t := range suffixTokens {
+			p.work++
+			if start == end || in[end-1] != t[len(t)-1] {
+				continue
+			}
 			p.work += len(t)
 			if bytes.HasSuffix(in[start:end], []byte(t)) {
 				end -= len(t)
@@ -286,7 +294,7 @@ func (p *parser) parse() error {
 				if err := p.key(c); err != nil {
 					return err
 				}
-				state = wantColon
+				state, closeOK, commaAt = wantColon, false, -1
 				continue
 			}
 			closeOK, commaAt = false, -1
@@ -449,6 +457,15 @@ func (p *parser) word() error {
 	case "NaN", "Infinity", "inf", "nan":
 		return p.fail(p.pos, w+" is not a JSON number")
 	default:
+		if end == len(p.in) {
+			// A word cut off by the end of the text: "Tr" may have been
+			// True, so it is reported as truncated.
+			for _, lit := range [...]string{"true", "false", "null", "True", "False", "None"} {
+				if strings.HasPrefix(lit, w) {
+					return p.truncated(end, "text ends inside "+strconv.Quote(lit))
+				}
+			}
+		}
 		return p.fail(p.pos, "bare word "+strconv.Quote(w)+" where a value belongs")
 	}
 	p.out = append(p.out, lit...)
