@@ -444,16 +444,32 @@ func (p *parser) word() error {
 	if end < len(p.in) && !isDelim(p.in[end]) {
 		return p.fail(p.pos, "bare word "+strconv.Quote(string(p.in[p.pos:end]))+" followed by "+quoteChar(p.in[end:]))
 	}
+	// The switch on the converted bytes allocates nothing; the word is
+	// made a string only for an error.
 	var lit string
-	switch w := string(p.in[p.pos:end]); w {
-	case "true", "false", "null":
-		lit = w
-	case "True", "False", "None":
-		lit = strings.ToLower(w)
-		if w == "None" {
-			lit = "null"
+	switch string(p.in[p.pos:end]) {
+	case "true":
+		lit = "true"
+	case "false":
+		lit = "false"
+	case "null":
+		lit = "null"
+	case "True":
+		lit = "true"
+	case "False":
+		lit = "false"
+	case "None":
+		lit = "null"
+	}
+	if lit != "" {
+		if p.in[p.pos] != lit[0] {
+			p.fixes |= PythonLiteral
 		}
-		p.fixes |= PythonLiteral
+		p.out = append(p.out, lit...)
+		p.pos = end
+		return nil
+	}
+	switch w := string(p.in[p.pos:end]); w {
 	case "NaN", "Infinity", "inf", "nan":
 		return p.fail(p.pos, w+" is not a JSON number")
 	default:
@@ -468,9 +484,6 @@ func (p *parser) word() error {
 		}
 		return p.fail(p.pos, "bare word "+strconv.Quote(w)+" where a value belongs")
 	}
-	p.out = append(p.out, lit...)
-	p.pos = end
-	return nil
 }
 
 // number copies a number written as JSON writes it; any other spelling is
