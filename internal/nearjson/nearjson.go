@@ -125,13 +125,17 @@ func repair(text []byte, limits Limits) ([]byte, Fixes, int, error) {
 }
 
 type parser struct {
-	in       []byte
-	pos      int
-	out      []byte
-	fixes    Fixes
-	stack    []byte // the open brackets, '[' or '{'
-	maxDepth int
-	work     int
+	// In the string being read: the offset of its first JSON escape other
+	// than a quote's, and of its first backslash that stands for itself;
+	// -1 when none. A string may not hold both: see escape.
+	escAt, litAt int
+	in           []byte
+	pos          int
+	out          []byte
+	fixes        Fixes
+	stack        []byte // the open brackets, '[' or '{'
+	maxDepth     int
+	work         int
 }
 
 func (p *parser) fail(at int, reason string) error {
@@ -572,6 +576,7 @@ func (p *parser) str(q byte) error {
 	p.out = append(p.out, '"')
 	p.pos++
 	p.work++
+	p.escAt, p.litAt = -1, -1
 	for {
 		// Copy the run of bytes that need nothing.
 		i := p.pos
@@ -635,7 +640,13 @@ func (p *parser) escape(start int, q byte) error {
 		return p.truncated(start, "unterminated string")
 	}
 	switch e := in[i+1]; e {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+	case '"':
+		p.out = append(p.out, '\\', e)
+		p.pos += 2
+	case '\\', '/', 'b', 'f', 'n', 'r', 't':
+		if err := p.jsonEscape(i); err != nil {
+			return err
+		}
 		p.out = append(p.out, '\\', e)
 		p.pos += 2
 	case '\'':
@@ -647,6 +658,9 @@ func (p *parser) escape(start int, q byte) error {
 	case 'u':
 		switch rest := in[i+2:]; {
 		case hexRun(rest, 4):
+			if err := p.jsonEscape(i); err != nil {
+				return err
+			}
 			p.out = append(p.out, in[i:i+6]...)
 			p.pos += 6
 		case len(rest) < 4 && hexRun(rest, len(rest)):
@@ -683,9 +697,30 @@ func (p *parser) escape(start int, q byte) error {
 	return nil
 }
 
+// jsonEscape records a JSON escape at i. A string that also holds a
+// backslash JSON cannot read was written by someone who did not escape
+// backslashes: its \n or \b may as well be a backslash and a letter
+// ("C:\bin\app.exe", "C:\Users\new"), so it is refused rather than read
+// either way.
+func (p *parser) jsonEscape(i int) error {
+	if p.litAt >= 0 {
+		return p.fail(i, "a JSON escape in a string that also holds a backslash JSON cannot read")
+	}
+	if p.escAt < 0 {
+		p.escAt = i
+	}
+	return nil
+}
+
 // literalBackslash writes the backslash at p.pos as a character of its own;
 // the character after it is read as any other.
 func (p *parser) literalBackslash() error {
+	if p.escAt >= 0 {
+		return p.fail(p.pos, "a backslash that JSON cannot read in a string that also holds JSON escapes")
+	}
+	if p.litAt < 0 {
+		p.litAt = p.pos
+	}
 	p.fixes |= InvalidEscape
 	p.out = append(p.out, '\\', '\\')
 	p.pos++
