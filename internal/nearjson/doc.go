@@ -39,7 +39,23 @@
 //     JSON stands for itself (C:\path, \d+), and \' is '. Escapes that
 //     Python or JavaScript read as something else (\x41, \0, \7, \a, \v,
 //     \U0001F600, \N{...}, \u{...}, a backslash before a line break) are
-//     errors.
+//     errors. So is a string that holds both such a backslash and a JSON
+//     escape (\n, \t, \b, \\, \u00e9): its writer did not escape
+//     backslashes, so "C:\Users\new" may mean a line break or a folder.
 //   - control-character: a raw tab, line break or other control character
 //     inside a string is escaped.
+//
+// The core calls Repair where JSON text was expected and the text is not
+// JSON: a parameter declared object or array whose value is a string, and
+// the whole argument text of CoerceJSON and Unmarshal. It names the fixes
+// in its change report and, on an error, keeps the value unchanged and
+// reports the reason and offset, saying "truncated" when Truncated is set.
+//
+// Decisions: # starts a comment, as in Python and YAML, since a model that
+// writes Python literals writes Python comments, and # is never JSON outside
+// a string. Numbers are JSON's grammar exactly (no .5, no +1, no 1.): their
+// value is then never in doubt, and the core converts numeric strings
+// elsewhere. Valid JSON is what encoding/json.Valid accepts, and comes back
+// untouched even where this package would refuse it (invalid UTF-8 inside a
+// string, nesting beyond MaxDepth).
 package nearjson
