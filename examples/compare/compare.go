@@ -6,6 +6,14 @@
 // is a module of its own so that the core keeps no third-party dependency.
 // Run it through `make bench` at the repository root, which prints every
 // table of the README.
+//
+// It also sets the core's near-JSON repair (internal/nearjson) beside the
+// Go repair libraries, on the near-JSON cases of their own test suites and
+// of public issue threads (testdata/nearjson_cases.json): how many each
+// repairs to the value meant, how many it turns into another value or
+// guesses where the text has no single reading (closing truncated text,
+// filling a missing value, dropping elided items), and how many it
+// refuses. `go test -run TestNearJSONTable -v` prints the table.
 package compare
 
 import (
