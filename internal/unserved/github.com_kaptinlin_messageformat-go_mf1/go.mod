@@ -1,0 +1,1 @@
+module github.com/kaptinlin/messageformat-go/mf1
