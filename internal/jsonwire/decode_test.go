@@ -885,6 +885,10 @@ func decOurNumbers(v any) (any, bool) {
 				if fr, _ := new(big.Float).SetFloat64(f).Rat(nil); !exact.IsInt() || fr.Cmp(exact) != 0 {
 					return v, true
 				}
+				// A whole number must also write back as itself.
+				if math.Abs(f) < 1e21 && strconv.FormatFloat(f, 'f', -1, 64) != strconv.FormatFloat(f, 'f', 0, 64) {
+					return v, true
+				}
 			}
 			return f, err == nil
 		}

@@ -395,7 +395,20 @@ func floatValue[T Text](text T, f float64) any {
 // changes reports whether f, the float64 of number text with a fraction
 // or an exponent, changes the number written.
 func changes[T Text](text T, f float64) bool {
-	return f == math.Trunc(f) && (!IsWhole(text) || math.Abs(f) >= 1<<53 && !holdsWhole(string(text), f))
+	if f != math.Trunc(f) {
+		return false
+	}
+	if !IsWhole(text) {
+		return true
+	}
+	if a := math.Abs(f); a >= 1<<53 {
+		// Held exactly, it must also write back as itself: below 1e21
+		// float64 is written with its shortest digits, which for 2^63
+		// (9223372036854775808.0) are 9223372036854776000, another integer.
+		return !holdsWhole(string(text), f) ||
+			a < 1e21 && strconv.FormatFloat(f, 'f', -1, 64) != strconv.FormatFloat(f, 'f', 0, 64)
+	}
+	return false
 }
 
 // Value is the float64 that Decode makes of the valid JSON number text
