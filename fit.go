@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/coerce-go/coerce/internal/jsonwire"
 )
@@ -616,6 +617,7 @@ func (c child) of(t *Type) *Type {
 // depth limit of its own.
 type goDepth struct {
 	left, budget, visits int
+	badUTF8              bool // a string or string key holds invalid UTF-8 (the walk stops there)
 }
 
 func (d *goDepth) walk(v any, depth int) bool {
@@ -638,6 +640,14 @@ func (d *goDepth) value(rv reflect.Value, depth int) bool {
 		}
 	}
 	switch rv.Kind() {
+	case reflect.String:
+		// encoding/json would write U+FFFD in its place, which changes the
+		// data: refused here as in JSON text that is read.
+		if !utf8.ValidString(rv.String()) {
+			d.badUTF8 = true
+			return false
+		}
+		return true
 	case reflect.Map, reflect.Slice, reflect.Array, reflect.Struct:
 	default:
 		return true
@@ -647,8 +657,9 @@ func (d *goDepth) value(rv reflect.Value, depth int) bool {
 	}
 	switch rv.Kind() {
 	case reflect.Map:
+		stringKeys := rv.Type().Key().Kind() == reflect.String
 		for it := rv.MapRange(); it.Next(); {
-			if !d.value(it.Value(), depth) {
+			if stringKeys && !d.value(it.Key(), depth) || !d.value(it.Value(), depth) {
 				return false
 			}
 		}

@@ -247,7 +247,6 @@ func TestSameFailureSameSentinel(t *testing.T) {
 // Defect 9: invalid UTF-8 in a Go string is an error when it would be
 // written as JSON text, as it is when JSON text holding it is read.
 func TestInvalidUTF8InGoStringsIsAnError(t *testing.T) {
-	t.Skip("open: issue \"One compiled plan\" (see the closing note); this test states the behaviour wanted")
 	in := map[string]any{"a": "ok\xff"}
 	got, err := ToDeclared(in, "str")
 	if err == nil {
@@ -424,5 +423,18 @@ func TestPatternCombinationsAreLinear(t *testing.T) {
 			}
 			return len(args)
 		})
+	}
+}
+
+// Invalid UTF-8 in typed Go values too, which encoding/json writes.
+func TestInvalidUTF8InTypedGoValuesIsAnError(t *testing.T) {
+	type rec struct {
+		Name string `json:"name"`
+	}
+	for _, v := range []any{rec{"ok\xff"}, map[string]string{"a\xff": "b"}, []string{"\xc3"}} {
+		got, err := ToDeclared(v, "str")
+		if !errors.Is(err, ErrSyntax) {
+			t.Errorf("ToDeclared(%#v, str) = %#v, %v; want ErrSyntax", v, got, err)
+		}
 	}
 }

@@ -1167,6 +1167,9 @@ func (w *walker) checkGo(v any, depth int) error {
 	d := goDepth{left: w.maxDepth - depth, budget: w.budget - w.work}
 	ok := d.walk(v, 0)
 	w.spend(d.visits)
+	if d.badUTF8 {
+		return &Error{Err: ErrSyntax, Detail: "invalid UTF-8 in a string"}
+	}
 	if !ok {
 		return &Error{Err: ErrLimit, Detail: "nesting deeper than " + strconv.Itoa(w.maxDepth) + " (a cycle?)"}
 	}

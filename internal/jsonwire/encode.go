@@ -29,7 +29,7 @@ import (
 func Append(dst []byte, v any, maxDepth int) ([]byte, *Error) {
 	e := newEncoder(maxDepth)
 	defer e.release()
-	if err := e.value(v, 0); err != nil {
+	if err := e.encode(v); err != nil {
 		return dst, err
 	}
 	dst = slices.Grow(dst, e.len())
@@ -44,7 +44,7 @@ func Append(dst []byte, v any, maxDepth int) ([]byte, *Error) {
 func String(v any, maxDepth int) (string, *Error) {
 	e := newEncoder(maxDepth)
 	defer e.release()
-	if err := e.value(v, 0); err != nil {
+	if err := e.encode(v); err != nil {
 		return "", err
 	}
 	var b strings.Builder
@@ -68,6 +68,7 @@ type encoder struct {
 	chunks   []*chunk // the full buffers, in order, before buf
 	pairs    []pair   // entries of the maps being written, innermost last
 	maxDepth int
+	badUTF8  bool // a string or key held invalid UTF-8: the value fails
 }
 
 type chunk struct{ b []byte }
@@ -93,7 +94,21 @@ func newEncoder(maxDepth int) *encoder {
 	e := encoderPool.Get().(*encoder)
 	e.maxDepth = maxDepth
 	e.buf = e.first.b[:0]
+	e.badUTF8 = false
 	return e
+}
+
+// encode writes v. A string or map key holding invalid UTF-8 fails the
+// value, as it does in JSON text that is read (encoding/json would write
+// U+FFFD in its place, which changes the data).
+func (e *encoder) encode(v any) *Error {
+	if err := e.value(v, 0); err != nil {
+		return err
+	}
+	if e.badUTF8 {
+		return &Error{Kind: Syntax, Msg: "invalid UTF-8 in a string"}
+	}
+	return nil
 }
 
 // len is the length of the text written.
@@ -263,7 +278,7 @@ func (e *encoder) object(m map[string]any, depth int) *Error {
 		return nil
 	case 1:
 		for k, v := range m {
-			e.buf = appendString(append(e.buf, '{'), k)
+			e.buf = e.appendString(append(e.buf, '{'), k)
 			e.buf = append(e.buf, ':')
 			if err := e.value(v, depth+1); err != nil {
 				return err
@@ -307,7 +322,7 @@ func (e *encoder) entries(p []pair, depth int) *Error {
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
-		e.buf = appendString(e.buf, p[i].k)
+		e.buf = e.appendString(e.buf, p[i].k)
 		e.buf = append(e.buf, ':')
 		if err := e.value(p[i].v, depth+1); err != nil {
 			return err
@@ -409,7 +424,7 @@ func stdErrorKind(err error) ErrorKind {
 // character starts, the pieces are escaped as the whole would be.
 func (e *encoder) string(s string) {
 	if len(s) <= chunkSize {
-		e.buf = appendString(e.buf, s)
+		e.buf = e.appendString(e.buf, s)
 		return
 	}
 	e.buf = append(e.buf, '"')
@@ -424,7 +439,9 @@ func (e *encoder) string(s string) {
 				break
 			}
 		}
-		e.buf = appendStringContent(e.buf, s[:n])
+		var ok bool
+		e.buf, ok = appendStringContent(e.buf, s[:n])
+		e.badUTF8 = e.badUTF8 || !ok
 		s = s[n:]
 		e.spill()
 	}
@@ -438,11 +455,21 @@ const hexDigits = "0123456789abcdef"
 // control characters, U+2028 and U+2029 escaped, invalid UTF-8 replaced by
 // \ufffd.
 func appendString(dst []byte, s string) []byte {
-	return append(appendStringContent(append(dst, '"'), s), '"')
+	dst, _ = appendStringContent(append(dst, '"'), s)
+	return append(dst, '"')
 }
 
-// appendStringContent is appendString without the quotes.
-func appendStringContent(dst []byte, s string) []byte {
+// appendString is appendString noting invalid UTF-8 in e.
+func (e *encoder) appendString(dst []byte, s string) []byte {
+	dst, ok := appendStringContent(append(dst, '"'), s)
+	e.badUTF8 = e.badUTF8 || !ok
+	return append(dst, '"')
+}
+
+// appendStringContent is appendString without the quotes; ok is false if s
+// holds invalid UTF-8.
+func appendStringContent(dst []byte, s string) (out []byte, ok bool) {
+	ok = true
 	start := 0
 	for i := 0; ; {
 		i = plainRun(s, i) // as is, HTML escaping being off
@@ -474,6 +501,7 @@ func appendStringContent(dst []byte, s string) []byte {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
+			ok = false
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, `\ufffd`...)
 			i++
@@ -489,7 +517,7 @@ func appendStringContent(dst []byte, s string) []byte {
 		}
 		i += size
 	}
-	return append(dst, s[start:]...)
+	return append(dst, s[start:]...), ok
 }
 
 // AppendFloat appends f as encoding/json writes a float64 (and as JavaScript

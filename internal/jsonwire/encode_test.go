@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // encStd writes v as encoding/json does with HTML escaping off, without the
@@ -32,6 +34,13 @@ func encCheck(t *testing.T, v any) {
 	if werr != nil {
 		t.Fatalf("%#v: encoding/json fails (%v); the test expects it to succeed", v, werr)
 	}
+	if encBadUTF8(v) {
+		// encoding/json writes U+FFFD; we refuse what would change the data.
+		if err == nil || err.Kind != Syntax {
+			t.Fatalf("Append(%#v) = %s, %v; want a Syntax error for invalid UTF-8", v, got, err)
+		}
+		return
+	}
 	if err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("Append(%#v) = %s, %v\nencoding/json:    %s", v, got, err, want)
 	}
@@ -39,6 +48,24 @@ func encCheck(t *testing.T, v any) {
 	if err != nil || string(got) != "prefix:"+string(want) {
 		t.Fatalf("Append(prefix, %#v) = %s, %v", v, got, err)
 	}
+}
+
+// encBadUTF8 reports whether a string or key that the encoder writes
+// itself (not through encoding/json) holds invalid UTF-8.
+func encBadUTF8(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return !utf8.ValidString(v)
+	case []any:
+		return slices.ContainsFunc(v, encBadUTF8)
+	case map[string]any:
+		for k, e := range v {
+			if !utf8.ValidString(k) || encBadUTF8(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 type encStruct struct {
@@ -266,6 +293,12 @@ func FuzzEncodeDifferential(f *testing.F) {
 		for _, v := range []any{s, map[string]any{s: s, "k": 1.0}, json.Number(s), json.RawMessage(data), []any{json.RawMessage(data)}} {
 			want, werr := encStd(v)
 			got, err := Append(nil, v, 0)
+			if werr == nil && encBadUTF8(v) {
+				if err == nil || err.Kind != Syntax {
+					t.Fatalf("Append(%#v) = %s, %v; want a Syntax error for invalid UTF-8", v, got, err)
+				}
+				return
+			}
 			if (err == nil) != (werr == nil) || !bytes.Equal(got, want) {
 				t.Fatalf("Append(%#v) = %s, %v\nencoding/json:    %s, %v", v, got, err, want, werr)
 			}
@@ -336,6 +369,12 @@ func TestEncodeAcrossChunks(t *testing.T) {
 		}
 		want := string(wantText)
 		got, werr := String(v, 0)
+		if encBadUTF8(v) {
+			if werr == nil || werr.Kind != Syntax {
+				t.Errorf("%s: String = %.20q, %v; want a Syntax error for invalid UTF-8", name, got, werr)
+			}
+			continue
+		}
 		if werr != nil || got != want {
 			i := 0
 			for i < min(len(got), len(want)) && got[i] == want[i] {
