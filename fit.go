@@ -498,7 +498,10 @@ func (f *fitter) fitReflect(rv reflect.Value, ts []*Type, depth int) uint64 {
 		}
 		var cs typeSet
 		for it := rv.MapRange(); it.Next() && mask != 0; {
-			key := it.Key().String()
+			key, ok := keyString(it.Key())
+			if !ok {
+				return 0 // its MarshalText fails: it has no JSON form
+			}
 			mask = f.fitChild(it.Value().Interface(), ts, mask, &cs, child{key: key, index: -1}, depth)
 		}
 	case kindArray:

@@ -271,7 +271,6 @@ func (k textKey) MarshalText() ([]byte, error) { return []byte(k.a + "." + k.b),
 // Defect 10: maps keyed by integers or TextMarshalers are objects, as
 // encoding/json writes them.
 func TestIntegerAndTextKeyedMapsAreObjects(t *testing.T) {
-	t.Skip("open: issue \"One compiled plan\" (see the closing note); this test states the behaviour wanted")
 	for _, c := range []struct {
 		in   any
 		text string

@@ -1,9 +1,11 @@
 package coerce
 
 import (
+	"encoding"
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -45,7 +47,45 @@ func kindOf(v any) kind {
 	return reflectKind(reflect.ValueOf(v))
 }
 
-var rawMessageType = reflect.TypeFor[json.RawMessage]()
+var (
+	rawMessageType    = reflect.TypeFor[json.RawMessage]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// objectKey reports whether encoding/json writes a map with keys of type k
+// as an object: string kinds, TextMarshalers and integer kinds.
+func objectKey(k reflect.Type) bool {
+	switch k.Kind() {
+	case reflect.String,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return true
+	}
+	return k.Implements(textMarshalerType)
+}
+
+// keyString is the object key encoding/json writes for the map key k, of
+// a type objectKey accepts; false if its MarshalText fails.
+func keyString(k reflect.Value) (string, bool) {
+	switch k.Kind() {
+	case reflect.String:
+		return k.String(), true
+	}
+	if tm, ok := k.Interface().(encoding.TextMarshaler); ok {
+		if k.Kind() == reflect.Pointer && k.IsNil() {
+			return "", true
+		}
+		b, err := tm.MarshalText()
+		return string(b), err == nil
+	}
+	switch k.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(k.Int(), 10), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.FormatUint(k.Uint(), 10), true
+	}
+	return "", false
+}
 
 func reflectKind(rv reflect.Value) kind {
 	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
@@ -64,7 +104,7 @@ func reflectKind(rv reflect.Value) kind {
 		reflect.Float32, reflect.Float64:
 		return kindNumber
 	case reflect.Map:
-		if rv.Type().Key().Kind() == reflect.String {
+		if objectKey(rv.Type().Key()) {
 			return kindObject
 		}
 	case reflect.Struct:
