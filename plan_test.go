@@ -230,7 +230,6 @@ func TestConformingTypedValuesAreReturnedAsTheyAre(t *testing.T) {
 
 // Defect 8: the same failure gets the same sentinel from every entry point.
 func TestSameFailureSameSentinel(t *testing.T) {
-	t.Skip("open: issue \"One compiled plan\" (see the closing note); this test states the behaviour wanted")
 	s := mustSchema(t, Options{}, `{"type":"object","properties":{"p":{"anyOf":[{"type":"integer"},
 		{"type":"array","items":{"type":["null","boolean"]}}]}}}`)
 	_, err1 := s.Coerce(map[string]any{"p": []any{"x"}})

@@ -479,27 +479,22 @@ func (w *walker) scalarUnion(v any, k kind, u *Type, depth int) result {
 			cs[i] = wrongKind
 		}
 	}
+	// The union's rule (choose), on the members' results; the text
+	// member's, if any, decides as any member's would.
 	var tr result
-	i := -1
-	if text < 0 {
-		i = chooseScalar(k, u, &cs)
-	} else {
-		// The text member's result decides as any member's would: the
-		// union's rule, on results.
-		var rs [4]result
-		for j := range n {
-			switch {
-			case j == text:
-				tr = w.textOne(v, v.(string), u.members[j], depth)
-				rs[j] = tr
-			case cs[j].why != nil:
-				rs[j].state = failed
-			case cs[j].rule != 0:
-				rs[j].state = converted
-			}
+	var rs [4]result
+	for j := range n {
+		switch {
+		case j == text:
+			tr = w.textOne(v, v.(string), u.members[j], depth)
+			rs[j] = tr
+		case cs[j].why != nil:
+			rs[j].state = failed
+		case cs[j].rule != 0:
+			rs[j].state = converted
 		}
-		i = choose(k, u, u.members, rs[:n])
 	}
+	i := choose(k, u, u.members, rs[:n])
 	switch {
 	case i < 0:
 		return result{}
@@ -509,33 +504,6 @@ func (w *walker) scalarUnion(v any, k kind, u *Type, depth int) result {
 		return w.failWith(v, u, cs[i].why)
 	}
 	return w.convert(v, u.members[i], cs[i].out, cs[i].rule)
-}
-
-// chooseScalar is choose for a union of scalar types, given how a scalar of
-// kind k converts to each member: -1 if it fits one as it is, else the
-// first that converts, members of its own kind first, else the first of
-// those tried (whose failure is the union's).
-func chooseScalar(k kind, u *Type, cs *[4]conversion) int {
-	for i := range u.members {
-		if cs[i].why == nil && cs[i].rule == 0 {
-			return -1
-		}
-	}
-	first := -1
-	for _, own := range [2]bool{true, false} {
-		for i, m := range u.members {
-			if matchesKind(m.kind, k) != own {
-				continue
-			}
-			if cs[i].why == nil {
-				return i
-			}
-			if first < 0 {
-				first = i
-			}
-		}
-	}
-	return first
 }
 
 // gather gives each type of ts its result, into w.res from base: a
@@ -714,6 +682,10 @@ func choose(k kind, u *Type, es []*Type, rs []result) int {
 			return f
 		}
 	}
+	// The failure, when nothing converts: that of the first member tried,
+	// passing over null, which takes only null and says least (so that
+	// Optional[T] fails as T does, the quick path of optional included).
+	null := -1
 	for _, own := range [2]bool{true, false} {
 		for _, m := range u.members {
 			if matchesKind(m.kind, k) != own {
@@ -723,10 +695,16 @@ func choose(k kind, u *Type, es []*Type, rs []result) int {
 			if rs[i].state == converted {
 				return i
 			}
-			if first < 0 {
+			switch {
+			case m.kind == typeNull:
+				null = i
+			case first < 0:
 				first = i
 			}
 		}
+	}
+	if first < 0 {
+		return null
 	}
 	return first
 }
