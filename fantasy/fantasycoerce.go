@@ -165,11 +165,14 @@ func (t *tool) compiled() (*coerce.Schema, error) {
 // required keys) and compiles it. fantasy then rewrites type arrays as
 // anyOf for the providers, which coerce reads alike.
 func compile(o coerce.Options, info fantasy.ToolInfo) (*coerce.Schema, error) {
-	source, err := json.Marshal(map[string]any{
-		"type":       "object",
-		"properties": generatedMaps(info.Parameters),
-		"required":   info.Required,
-	})
+	schema := map[string]any{"type": "object", "properties": generatedMaps(info.Parameters)}
+	if info.Parameters == nil {
+		schema["properties"] = map[string]any{}
+	}
+	if len(info.Required) > 0 {
+		schema["required"] = info.Required
+	}
+	source, err := json.Marshal(schema)
 	if err != nil {
 		return nil, err
 	}
@@ -283,65 +286,99 @@ func (o Options) coerceInput(ctx context.Context, schema *coerce.Schema, name, i
 func (o Options) RepairToolCall(next fantasy.RepairToolCallFunction) fantasy.RepairToolCallFunction {
 	return func(ctx context.Context, opts fantasy.ToolCallRepairOptions) (*fantasy.ToolCallContent, error) {
 		call := opts.OriginalToolCall
-		if input, ok := o.unwrapInput(ctx, call.ToolName, call.Input, required(opts.AvailableTools, call.ToolName)); ok {
+		info, ok := offered(opts.AvailableTools, call.ToolName)
+		if !ok {
+			// Not a tool of this step: nothing to coerce to. fantasy
+			// answers "tool not found" whatever the input.
+			return fallback(ctx, opts, next)
+		}
+		input, unwrapped, err := o.unwrapInput(ctx, call.ToolName, call.Input, info.Required)
+		if unwrapped {
 			call.Input = input
 			return &call, nil
 		}
-		if next != nil {
-			return next(ctx, opts)
+		repaired, repairErr := fallback(ctx, opts, next)
+		if err != nil && (repairErr != nil || repaired == nil || !isObject(repaired.Input)) {
+			// Neither coerce nor the syntax repair made an object of it:
+			// say why coerce could not, and let fantasy answer the model.
+			o.reportError(ctx, call.ToolName, err)
 		}
-		repaired, err := jsonrepair.RepairJSON(call.Input)
-		if err != nil {
-			return nil, err
-		}
-		if repaired == call.Input {
-			return nil, opts.ValidationError // nothing to repair: fantasy reports its own error
-		}
-		call.Input = repaired
-		return &call, nil
+		return repaired, repairErr
 	}
 }
 
-// required returns the required keys of the named tool, and whether the
-// tool is among those the step offers.
-func required(tools []fantasy.AgentTool, name string) []string {
+// fallback repairs a call the way fantasy would without this hook: next,
+// if given, or else fantasy's jsonrepair, whose result fantasy takes only
+// if it differs from the input.
+func fallback(ctx context.Context, opts fantasy.ToolCallRepairOptions, next fantasy.RepairToolCallFunction) (*fantasy.ToolCallContent, error) {
+	if next != nil {
+		return next(ctx, opts)
+	}
+	call := opts.OriginalToolCall
+	repaired, err := jsonrepair.RepairJSON(call.Input)
+	if err != nil {
+		return nil, err
+	}
+	if repaired == call.Input {
+		return nil, opts.ValidationError // nothing repaired: fantasy reports its own error
+	}
+	call.Input = repaired
+	return &call, nil
+}
+
+// offered returns the Info of the named tool among those a step offers.
+func offered(tools []fantasy.AgentTool, name string) (fantasy.ToolInfo, bool) {
 	for _, t := range tools {
 		if info := t.Info(); info.Name == name {
-			return info.Required
+			return info, true
 		}
 	}
-	return nil
+	return fantasy.ToolInfo{}, false
+}
+
+// isObject reports whether input is the JSON text of an object, as fantasy
+// checks it.
+func isObject(input string) bool {
+	var obj map[string]any
+	return json.Unmarshal([]byte(input), &obj) == nil
 }
 
 // objectType is what a tool's input is as a whole: a JSON object.
 var objectType = coerce.MustParseType("object")
 
-// unwrapInput returns the JSON object that input holds in another form, and
-// whether it did; it reports the change only if the object has every
-// required key, so that fantasy will take the call.
-func (o Options) unwrapInput(ctx context.Context, name, input string, required []string) (string, bool) {
+// unwrapInput returns the JSON object that input holds in another form
+// (encoded once more as a JSON string, or in a markdown fence) and true, if
+// the object has every required key, so that fantasy will take the call;
+// only then is the change reported. The error says why input holds no
+// object, if it does not.
+func (o Options) unwrapInput(ctx context.Context, name, input string, required []string) (string, bool, error) {
 	var change coerce.Change
 	co := o.Coerce
 	co.UseNumber = true // keep each number's text as the model wrote it
 	co.OnChange = func(c coerce.Change) { change = c }
 	v, err := co.ToType(input, objectType)
+	if err != nil {
+		return "", false, err
+	}
 	obj, ok := v.(map[string]any)
-	if err != nil || !ok || change.Rule == 0 {
-		return "", false
+	if !ok || (change.Rule != coerce.DoubleEncoded && change.Rule != coerce.Fenced) {
+		// A bare object fantasy has read already: what it lacks is a
+		// required key, and keys are not coerce's to invent.
+		return "", false, nil
 	}
 	for _, k := range required {
 		if _, ok := obj[k]; !ok {
-			return "", false
+			return "", false, nil
 		}
 	}
 	out, err := json.Marshal(obj)
 	if err != nil {
-		return "", false
+		return "", false, nil
 	}
 	if report := coerce.ReportChanges(ctx, name, o.Coerce.OnChange, o.OnChange, o.Logger); report != nil {
 		report(change)
 	}
-	return string(out), true
+	return string(out), true, nil
 }
 
 // reportError hands err to OnError and logs each value that could not be

@@ -378,3 +378,37 @@ func TestStreamIgnoresTheAgentsRepairHook(t *testing.T) {
 		t.Errorf("tool result %q: fantasy's Stream now calls the agent's repair hook", r)
 	}
 }
+
+// Input that neither coerce nor fantasy's syntax repair makes an object of
+// is answered by fantasy, with its validation error, and OnError says why
+// coerce could not; a call of a tool the step does not offer is fantasy's
+// alone to answer.
+func TestNoObjectAtAll(t *testing.T) {
+	for _, mode := range modes {
+		t.Run(mode.name, func(t *testing.T) {
+			search, got := typedTool[searchInput]("search", false)
+			var errs []string
+			opts := fantasycoerce.Options{OnError: func(_ context.Context, tool string, err error) {
+				errs = append(errs, tool+": "+err.Error())
+			}}
+			model := newModel([]fantasy.Content{
+				toolCall("1", "search", `search for go`),
+				toolCall("2", "fetch", `"{\"url\": \"x\"}"`),
+			})
+			r := results(runCoerced(t, mode.stream, model, opts, search))
+			if !strings.HasPrefix(r["1"], "error: invalid JSON input: ") {
+				t.Errorf("tool result %q", r["1"])
+			}
+			if !strings.HasPrefix(r["2"], "error: tool not found: fetch") {
+				t.Errorf("tool result %q", r["2"])
+			}
+			if _, ok := got.get("1"); ok {
+				t.Error("the tool ran")
+			}
+			want := []string{`search: coerce: want object, found string "search for go": wrong kind: not JSON text`}
+			if !reflect.DeepEqual(errs, want) {
+				t.Errorf("OnError got %q, want %q", errs, want)
+			}
+		})
+	}
+}
