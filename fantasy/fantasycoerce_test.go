@@ -287,15 +287,35 @@ func TestOnChangeAndLogger(t *testing.T) {
 // property is "*"; the tool decodes every key of it, so every key is
 // coerced to the schema under "*".
 func TestGoMapParameter(t *testing.T) {
+	type group struct {
+		Sizes map[string]int `json:"sizes"`
+	}
 	type labelsInput struct {
 		Labels map[string][]int `json:"labels"`
+		Groups []group          `json:"groups"`
+		Counts []map[string]int `json:"counts"`
 	}
 	tool, got := typedTool[labelsInput]("label", false)
-	model := newModel([]fantasy.Content{toolCall("1", "label", `{"labels": {"bug": "[1, \"2\"]", "*": [3]}}`)})
+	model := newModel([]fantasy.Content{toolCall("1", "label",
+		`{"labels": {"bug": "[1, \"2\"]", "*": [3]}, "groups": [{"sizes": {"s": "4"}}], "counts": "[{\"a\": \"5\"}]"}`)})
 	runCoerced(t, false, model, fantasycoerce.Options{}, tool)
-	want := labelsInput{Labels: map[string][]int{"bug": {1, 2}, "*": {3}}}
+	want := labelsInput{
+		Labels: map[string][]int{"bug": {1, 2}, "*": {3}},
+		Groups: []group{{Sizes: map[string]int{"s": 4}}},
+		Counts: []map[string]int{{"a": 5}},
+	}
 	if in, _ := got.get("1"); !reflect.DeepEqual(in, want) {
 		t.Errorf("tool got %+v, want %+v", in, want)
+	}
+}
+
+// A property named "*" beside others is a property like any other.
+func TestStarPropertyBesideOthers(t *testing.T) {
+	raw := newRawTool("raw", `{"obj": {"type": "object", "properties": {"*": {"type": "integer"}, "b": {"type": "integer"}}}}`)
+	model := newModel([]fantasy.Content{toolCall("1", "raw", `{"obj": {"*": "1", "b": "2", "c": "3"}}`)})
+	runCoerced(t, false, model, fantasycoerce.Options{}, raw)
+	if in, _ := raw.rec.get("1"); in != `{"obj": {"*": 1, "b": 2, "c": "3"}}` {
+		t.Errorf("tool got %s", in)
 	}
 }
 
