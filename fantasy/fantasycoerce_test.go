@@ -432,3 +432,19 @@ func TestNoObjectAtAll(t *testing.T) {
 		})
 	}
 }
+
+// A tool without parameters (Info().Parameters nil, as a hand-made tool
+// may leave it) takes its calls as sent.
+func TestToolWithoutParameters(t *testing.T) {
+	raw := newRawTool("ping", "null")
+	var errs []error
+	opts := fantasycoerce.Options{OnError: func(_ context.Context, _ string, err error) { errs = append(errs, err) }}
+	model := newModel([]fantasy.Content{toolCall("1", "ping", `{"any": "5"}`)})
+	runCoerced(t, false, model, opts, raw)
+	if in, _ := raw.rec.get("1"); in != `{"any": "5"}` {
+		t.Errorf("tool got %s", in)
+	}
+	if errs != nil {
+		t.Errorf("OnError got %v", errs)
+	}
+}
