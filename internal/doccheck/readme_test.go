@@ -31,6 +31,10 @@ var (
 		"github.com/cloudwego/eino/flow/agent/react",
 		"github.com/cloudwego/eino/adk",
 	}
+	fantasy = []string{
+		"fantasycoerce=github.com/coerce-go/coerce/fantasy",
+		"charm.land/fantasy",
+	}
 	genkit = []string{
 		"genkitcoerce=github.com/coerce-go/coerce/genkit",
 		"github.com/firebase/genkit/go/genkit",
@@ -110,6 +114,15 @@ var (
 	ctx context.Context
 	g *genkit.Genkit
 	searchTool, fetchTool ai.ToolRef
+)
+`,
+	}},
+	{"fantasy/README.md", Env{
+		Imports: join(core, fantasy),
+		Prelude: `
+var (
+	model fantasy.LanguageModel
+	search fantasy.AgentTool
 )
 `,
 	}},
