@@ -553,15 +553,15 @@ func (k keys) textKind() kind {
 // converting anything: a property whose value needs coercion before it can
 // be compared with its const or enum makes the answer keysUnsure.
 func keysOf(v any, t *Type) keys {
+	if !t.keyed {
+		return keysSat | keysAsIs // whatever Go type holds the object
+	}
 	m, ok := v.(map[string]any)
 	if !ok {
 		if kindOf(v) == kindObject {
 			return keysUnsure
 		}
 		return 0
-	}
-	if !t.keyed {
-		return keysSat | keysAsIs
 	}
 	for _, r := range t.required {
 		if _, ok := m[r]; !ok {
@@ -631,14 +631,15 @@ func (d *goDepth) value(rv reflect.Value, depth int) bool {
 	if d.visits++; d.visits > d.budget {
 		return false
 	}
-	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
+	// A pointer or interface is no level of the JSON it writes, but a
+	// chain of them longer than MaxDepth is as suspect as a value that
+	// deep (a pointer to itself never ends).
+	for links := 0; rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface; {
 		if rv.IsNil() {
 			return true
 		}
 		rv = rv.Elem()
-		// A pointer chain nests as deep as its links, even where
-		// encoding/json writes no container for them.
-		if depth++; depth > d.left {
+		if links++; links > d.left {
 			return false
 		}
 	}

@@ -205,7 +205,6 @@ func TestKeySpellingDoesNotSteerTheUnion(t *testing.T) {
 // Defect 7: a typed Go value that conforms is returned as it is, whatever
 // union it meets, on every run.
 func TestConformingTypedValuesAreReturnedAsTheyAre(t *testing.T) {
-	t.Skip("open: issue \"One compiled plan\" (see the closing note); this test states the behaviour wanted")
 	in := []map[string]string{{"x": "a"}}
 	got, err := ToDeclared(in, "list[map[string]int | map[string]str]")
 	if err != nil {
