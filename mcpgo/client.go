@@ -44,7 +44,13 @@ func WrapClient(c client.MCPClient) *Client { return Options{}.WrapClient(c) }
 //
 // WrapClient registers a notification handler on c with OnNotification,
 // beside those c already has, and mcp-go cannot remove one: wrap a client
-// once, and share the wrapper.
+// once, and share the wrapper. A *client.Client hands notifications to its
+// handlers once Start has been called (NewStdioMCPClient starts only the
+// transport); on the protocol of 2026-07-28, a server that has a
+// subscriptions/listen stream open sends list_changed only if it asked for
+// it (Client.Listen with ToolsListChanged). Without the notification a
+// changed schema is seen at the next listing, which a call to a tool the
+// last listing lacked makes.
 //
 // OnChange and Logger hear of each repair with the call's context and the
 // tool's name; OnError, and Logger at warn level, of the arguments that
