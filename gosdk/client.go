@@ -89,6 +89,9 @@ var changes sync.Map // weak.Pointer[mcp.ClientSession] → *atomic.Uint64
 
 // toolChanges returns the notification count of s.
 func toolChanges(s *mcp.ClientSession) *atomic.Uint64 {
+	if s == nil {
+		return new(atomic.Uint64)
+	}
 	key := weak.Make(s)
 	if v, ok := changes.Load(key); ok {
 		return v.(*atomic.Uint64)
@@ -334,7 +337,12 @@ type clientSchema struct {
 	err      error
 }
 
-func (t *clientTools) gen() uint64 { return t.notified.Load() + t.missed.Load() }
+func (t *clientTools) gen() uint64 {
+	if t.notified == nil { // a ClientSession not made by WrapClient
+		return t.missed.Load()
+	}
+	return t.notified.Load() + t.missed.Load()
+}
 
 // lookup returns the schema of the named tool, or nil if the server does
 // not list it, listing the tools first when the listing may be stale or

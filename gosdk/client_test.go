@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/coerce-go/coerce"
@@ -510,5 +511,42 @@ func TestClientConcurrentCalls(t *testing.T) {
 		if in := <-got; !reflect.DeepEqual(in.Tags, []string{"a"}) {
 			t.Fatalf("the handler got %+v", in)
 		}
+	}
+}
+
+// The tools are listed at the first call, then not again while nothing
+// changes, however many calls; once after the server says they changed.
+func TestClientListsOnlyWhenNeeded(t *testing.T) {
+	server := clientServer(nil)
+	var listings atomic.Int64
+	server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" {
+				listings.Add(1)
+			}
+			return next(ctx, method, req)
+		}
+	})
+	count := func() int { return int(listings.Load()) }
+	got := addStrict[tagArgs](server, "tag")
+	changed := make(chan struct{}, 10)
+	opts := &mcp.ClientOptions{ToolListChangedHandler: gosdkcoerce.RefreshSchemas(func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} })}
+	cs := gosdkcoerce.WrapClient(clientConnect(t, server, opts, ""))
+
+	for range 10 {
+		callTool(t, cs, "tag", map[string]any{"tags": `["a"]`})
+		<-got
+	}
+	if n := count(); n != 1 {
+		t.Errorf("10 calls listed the tools %d times, want 1", n)
+	}
+	addStrict[countInt](server, "other")
+	<-changed
+	for range 10 {
+		callTool(t, cs, "tag", map[string]any{"tags": `["a"]`})
+		<-got
+	}
+	if n := count(); n != 2 {
+		t.Errorf("after a change, the tools were listed %d times in all, want 2", n)
 	}
 }

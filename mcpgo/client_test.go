@@ -482,3 +482,40 @@ func TestClientConcurrentCalls(t *testing.T) {
 		}
 	}
 }
+
+// The tools are listed at the first call, then not again while nothing
+// changes, however many calls; once after the server says they changed.
+func TestClientListsOnlyWhenNeeded(t *testing.T) {
+	hooks := &server.Hooks{}
+	var mu sync.Mutex
+	listings := 0
+	hooks.AddBeforeListTools(func(context.Context, any, *mcp.ListToolsRequest) { mu.Lock(); listings++; mu.Unlock() })
+	count := func() int { mu.Lock(); defer mu.Unlock(); return listings }
+	s := strictServer(server.WithHooks(hooks))
+	got := addTypedTool[clientTagArgs](s, tagTool("tag"))
+	c := startClient(t, s)
+	cs := mcpgocoerce.WrapClient(c)
+	changed := make(chan struct{}, 10)
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == mcp.MethodNotificationToolsListChanged {
+			changed <- struct{}{}
+		}
+	})
+
+	for range 10 {
+		mustCall(t, cs, "tag", map[string]any{"tags": `["a"]`})
+		<-got
+	}
+	if n := count(); n != 1 {
+		t.Errorf("10 calls listed the tools %d times, want 1", n)
+	}
+	addTypedTool[clientCountInt](s, mcp.NewTool("other", mcp.WithInteger("n")))
+	<-changed
+	for range 10 {
+		mustCall(t, cs, "tag", map[string]any{"tags": `["a"]`})
+		<-got
+	}
+	if n := count(); n != 2 {
+		t.Errorf("after a change, the tools were listed %d times in all, want 2", n)
+	}
+}
