@@ -2,9 +2,11 @@ package gosdkcoerce_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 
+	"github.com/coerce-go/coerce"
 	"github.com/coerce-go/coerce/gosdk"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -56,4 +58,54 @@ func ExampleWrapClient() {
 	fmt.Println(res.IsError, res.Content[0].(*mcp.TextContent).Text)
 	// Output:
 	// false tags=["go" "mcp"] limit=10
+}
+
+// OnChange hears of each repair and OnError of what could not be repaired;
+// the call is sent regardless, with that argument as the model gave it, and
+// the server answers as it would have without coercion.
+func ExampleOptions_WrapClient() {
+	ctx := context.Background()
+	server := mcp.NewServer(&mcp.Implementation{Name: "search"}, nil)
+	type input struct {
+		Tags  []string `json:"tags"`
+		Limit int      `json:"limit"`
+	}
+	mcp.AddTool(server, &mcp.Tool{Name: "search"}, func(ctx context.Context, req *mcp.CallToolRequest, in input) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{}, nil, nil
+	})
+	serverTransport, clientTransport := mcp.NewInMemoryTransports()
+	serverSession, err := server.Connect(ctx, serverTransport, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer serverSession.Close()
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "host"}, nil).Connect(ctx, clientTransport, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer session.Close()
+
+	tools := gosdkcoerce.Options{
+		OnChange: func(ctx context.Context, tool string, c coerce.Change) {
+			fmt.Printf("%s: repaired %s: %s %s -> %s\n", tool, c.Path, c.Rule, c.Found, c.Declared)
+		},
+		OnError: func(ctx context.Context, tool string, err error) {
+			var e *coerce.Error
+			if errors.As(err, &e) {
+				fmt.Printf("%s: not repaired: %s: %v %s\n", tool, e.Path, e.Err, e.Value)
+			}
+		},
+	}.WrapClient(session)
+	res, err := tools.CallTool(ctx, &mcp.CallToolParams{
+		Name:      "search",
+		Arguments: map[string]any{"tags": `["go"]`, "limit": "ten"},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("rejected by the server:", res.IsError)
+	// Output:
+	// search: repaired /tags: json-text string -> list[string]
+	// search: not repaired: /limit: invalid syntax ten
+	// rejected by the server: true
 }

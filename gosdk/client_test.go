@@ -550,3 +550,53 @@ func TestClientListsOnlyWhenNeeded(t *testing.T) {
 		t.Errorf("after a change, the tools were listed %d times in all, want 2", n)
 	}
 }
+
+// When the tools cannot be listed, OnError and Logger hear why, and the
+// call is sent as the caller gave it.
+func TestClientListingFails(t *testing.T) {
+	server := clientServer(nil)
+	server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" {
+				return nil, errors.New("listing is down")
+			}
+			return next(ctx, method, req)
+		}
+	})
+	got := addRawTool(server, "raw", `{"type":"object","properties":{"tags":{"type":"array"}}}`)
+	var errs []error
+	var logs bytes.Buffer
+	cs := gosdkcoerce.Options{
+		OnError: func(_ context.Context, tool string, err error) { errs = append(errs, fmt.Errorf("%s: %w", tool, err)) },
+		Logger:  slog.New(slog.NewTextHandler(&logs, nil)),
+	}.WrapClient(clientConnect(t, server, nil, ""))
+
+	callTool(t, cs, "raw", map[string]any{"tags": `["a"]`})
+	if raw := <-got; string(raw) != `{"tags":"[\"a\"]"}` {
+		t.Errorf("the server got %s, want the arguments as given", raw)
+	}
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "raw: gosdkcoerce: listing the tools") || !strings.Contains(errs[0].Error(), "listing is down") {
+		t.Errorf("OnError got %v", errs)
+	}
+	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "tool=raw") {
+		t.Errorf("log: %s", logs.String())
+	}
+}
+
+// A schema the client cannot compile is reported, and the call sent as
+// given.
+func TestClientUnreadableSchema(t *testing.T) {
+	server := clientServer(nil)
+	got := addRawTool(server, "odd", `{"type":"object","properties":{"tags":{"type":"frobnicate"}}}`)
+	var errs []error
+	cs := gosdkcoerce.Options{OnError: func(_ context.Context, _ string, err error) { errs = append(errs, err) }}.WrapClient(clientConnect(t, server, nil, ""))
+	for range 2 {
+		callTool(t, cs, "odd", map[string]any{"tags": `["a"]`})
+		if raw := <-got; string(raw) != `{"tags":"[\"a\"]"}` {
+			t.Errorf("the server got %s, want the arguments as given", raw)
+		}
+	}
+	if len(errs) != 2 || !strings.Contains(errs[0].Error(), `input schema of "odd"`) || !errors.Is(errs[0], coerce.ErrUnknownType) {
+		t.Errorf("OnError got %v", errs)
+	}
+}

@@ -2,9 +2,11 @@ package mcpgocoerce_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 
+	"github.com/coerce-go/coerce"
 	"github.com/coerce-go/coerce/mcpgo"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -54,4 +56,51 @@ func ExampleWrapClient() {
 	fmt.Println(res.IsError, res.Content[0].(mcp.TextContent).Text)
 	// Output:
 	// false tags=["go" "mcp"] limit=10
+}
+
+// OnChange hears of each repair and OnError of what could not be repaired;
+// the call is sent regardless, with that argument as the model gave it, and
+// the server answers as it would have without coercion.
+func ExampleOptions_WrapClient() {
+	ctx := context.Background()
+	s := server.NewMCPServer("search", "1.0.0", server.WithInputSchemaValidation())
+	s.AddTool(mcp.NewTool("search", mcp.WithArray("tags", mcp.WithStringItems()), mcp.WithInteger("limit")),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("ok"), nil
+		})
+	c, err := client.NewInProcessClient(s)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Start(ctx); err != nil {
+		log.Fatal(err)
+	}
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
+		log.Fatal(err)
+	}
+
+	tools := mcpgocoerce.Options{
+		OnChange: func(ctx context.Context, tool string, c coerce.Change) {
+			fmt.Printf("%s: repaired %s: %s %s -> %s\n", tool, c.Path, c.Rule, c.Found, c.Declared)
+		},
+		OnError: func(ctx context.Context, tool string, err error) {
+			var e *coerce.Error
+			if errors.As(err, &e) {
+				fmt.Printf("%s: not repaired: %s: %v %s\n", tool, e.Path, e.Err, e.Value)
+			}
+		},
+	}.WrapClient(c)
+	var req mcp.CallToolRequest
+	req.Params.Name = "search"
+	req.Params.Arguments = map[string]any{"tags": `["go"]`, "limit": "ten"}
+	res, err := tools.CallTool(ctx, req)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("rejected by the server:", res.IsError)
+	// Output:
+	// search: repaired /tags: json-text string -> list[string]
+	// search: not repaired: /limit: invalid syntax ten
+	// rejected by the server: true
 }

@@ -519,3 +519,33 @@ func TestClientListsOnlyWhenNeeded(t *testing.T) {
 		t.Errorf("after a change, the tools were listed %d times in all, want 2", n)
 	}
 }
+
+// A schema the client cannot compile is reported, and the call sent as
+// given.
+func TestClientUnreadableSchema(t *testing.T) {
+	s := server.NewMCPServer("lenient", "1.0.0") // no validation: it would refuse the schema too
+	got := make(chan json.RawMessage, 10)
+	s.AddTool(mcp.NewToolWithRawSchema("odd", "", json.RawMessage(`{"type":"object","properties":{"tags":{"type":"frobnicate"}}}`)),
+		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			got <- req.Params.RawArguments
+			return mcp.NewToolResultText("ok"), nil
+		})
+	var errs []error
+	var logs bytes.Buffer
+	cs := mcpgocoerce.Options{
+		OnError: func(_ context.Context, _ string, err error) { errs = append(errs, err) },
+		Logger:  slog.New(slog.NewTextHandler(&logs, nil)),
+	}.WrapClient(startClient(t, s))
+	for range 2 {
+		mustCall(t, cs, "odd", map[string]any{"tags": `["a"]`})
+		if raw := <-got; string(raw) != `{"tags":"[\"a\"]"}` {
+			t.Errorf("the server got %s, want the arguments as given", raw)
+		}
+	}
+	if len(errs) != 2 || !strings.Contains(errs[0].Error(), `input schema of "odd"`) || !errors.Is(errs[0], coerce.ErrUnknownType) {
+		t.Errorf("OnError got %v", errs)
+	}
+	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "tool=odd") {
+		t.Errorf("log: %s", logs.String())
+	}
+}
