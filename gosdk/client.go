@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -105,19 +106,23 @@ func toolChanges(s *mcp.ClientSession) *atomic.Uint64 {
 
 // CallTool coerces params.Arguments to the input schema of the named tool,
 // then calls the tool as [mcp.ClientSession.CallTool] does. params is not
-// modified: the call is sent as a copy, whose Arguments, when repaired, is
-// the repaired JSON object (a json.RawMessage for arguments given as JSON text, a struct
-// or a typed map; a map[string]any for a map[string]any). Arguments that
-// already conform are sent as given, the same value. A tool the server does
-// not list is called as given, so that the server answers for it.
+// modified, nor its Meta: the call is sent as a copy, whose Arguments, when
+// repaired, is the repaired JSON object (a map[string]any for a
+// map[string]any; a json.RawMessage for JSON text, a struct or a typed map).
+// Arguments that already conform are sent as given, the same value. A tool
+// the server does not list is called as given, so that the server answers
+// for it.
 func (c *ClientSession) CallTool(ctx context.Context, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 	if params == nil {
 		return c.ClientSession.CallTool(ctx, params)
 	}
-	// A copy, always: the SDK writes into the params it is given (request
-	// metadata, {} for nil arguments), and a gateway may send one params
-	// value to several servers.
+	// A copy, always: the SDK writes into the params it is given and into
+	// its Meta (request metadata, {} for nil arguments), and a gateway may
+	// send one params value to several servers at once.
 	p := *params
+	if p.Meta != nil {
+		p.Meta = maps.Clone(p.Meta)
+	}
 	if p.Arguments != nil {
 		p.Arguments = c.coerce(ctx, p.Name, p.Arguments)
 	}

@@ -333,8 +333,8 @@ func TestClientRepairsEveryVariant(t *testing.T) {
 	}
 }
 
-// Arguments in any Go value the SDK takes: the caller's params and
-// arguments are left as they were, and a conforming call is sent as given.
+// Arguments in any Go value the SDK takes: the caller's params, their Meta
+// and the arguments are left as they were.
 func TestClientArgumentForms(t *testing.T) {
 	server := clientServer(nil)
 	got := addStrict[tagArgs](server, "tag")
@@ -352,7 +352,7 @@ func TestClientArgumentForms(t *testing.T) {
 		"conforming map":    map[string]any{"tags": []any{"a"}},
 		"conforming struct": tagArgs{Tags: []string{"a"}},
 	} {
-		params := &mcp.CallToolParams{Name: "tag", Arguments: args}
+		params := &mcp.CallToolParams{Name: "tag", Arguments: args, Meta: mcp.Meta{"trace": "t1"}}
 		before := fmt.Sprintf("%#v", *params)
 		res, err := cs.CallTool(context.Background(), params)
 		if err != nil {
