@@ -72,4 +72,19 @@
 // them to apply defaults, with numbers as float64: an integer parameter
 // beyond 2^53 reaches such a handler rounded, coerced or not, while JSON
 // text in a string parameter keeps every digit.
+//
+// # Clients and gateways
+//
+// A host or gateway that forwards a model's calls to a server it does not
+// own cannot install anything there. [WrapClient] coerces on the client
+// side instead: its [ClientSession] is an [mcp.ClientSession] whose
+// CallTool converts the arguments to the input schema the server listed in
+// tools/list, then sends the call. [RefreshSchemas], as the client's
+// ToolListChangedHandler, keeps the schemas current and still runs a
+// handler of your own:
+//
+//	client := mcp.NewClient(impl, &mcp.ClientOptions{ToolListChangedHandler: gosdkcoerce.RefreshSchemas(nil)})
+//	session, err := client.Connect(ctx, transport, nil)
+//	...
+//	res, err := gosdkcoerce.WrapClient(session).CallTool(ctx, &mcp.CallToolParams{Name: "search", Arguments: args})
 package gosdkcoerce

@@ -48,4 +48,17 @@
 //
 // Task tools (AddTaskTool) are not coerced: mcp-go offers no way to look up
 // their schemas, and does not validate their arguments either.
+//
+// # Clients and gateways
+//
+// A host or gateway that forwards a model's calls to a server it does not
+// own cannot install anything there. [WrapClient] coerces on the client
+// side instead: its [Client] is a client.MCPClient whose CallTool converts
+// the arguments to the input schema the server listed in tools/list, then
+// sends the call. It lists the tools again when the server sends
+// notifications/tools/list_changed and when a call names a tool it did not
+// list:
+//
+//	tools := mcpgocoerce.WrapClient(c) // c a started, initialized *client.Client
+//	res, err := tools.CallTool(ctx, req)
 package mcpgocoerce

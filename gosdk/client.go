@@ -1,0 +1,427 @@
+package gosdkcoerce
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"weak"
+
+	"github.com/coerce-go/coerce"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A ClientSession is an [mcp.ClientSession] whose CallTool coerces the
+// arguments to the input schema the server listed for the tool before it
+// sends the call. It is for hosts and gateways that forward a model's tool
+// calls to servers they do not own and cannot fix: the server's validator
+// then sees arguments of the types it declared.
+//
+// Every other method is the embedded session's own. A ClientSession is safe
+// for concurrent use, as the session is.
+type ClientSession struct {
+	*mcp.ClientSession
+
+	opts  Options
+	tools clientTools
+}
+
+// WrapClient is Options{}.WrapClient: it coerces with coerce's defaults and
+// reports nothing.
+func WrapClient(session *mcp.ClientSession) *ClientSession {
+	return Options{}.WrapClient(session)
+}
+
+// WrapClient returns session with a CallTool that coerces the arguments of
+// each call to the input schema of the tool, as the server lists it in
+// tools/list. The tools are listed (every page) at the first call, and again
+// after the server announces notifications/tools/list_changed to a client
+// whose ToolListChangedHandler is [RefreshSchemas], or when a call names a
+// tool the last listing did not hold. Each input schema is compiled once,
+// and again only when the server lists another schema under the tool's name.
+//
+// OnChange and Logger hear of each repair with the call's context and the
+// tool's name; OnError, and Logger at warn level, of the arguments that
+// could not be repaired, and of a listing or schema that could not be read.
+// The call is sent regardless, with those arguments as the caller gave them:
+// the server's answer is then the one it would give without coercion.
+func (o Options) WrapClient(session *mcp.ClientSession) *ClientSession {
+	return &ClientSession{
+		ClientSession: session,
+		opts:          o,
+		tools:         clientTools{notified: toolChanges(session)},
+	}
+}
+
+// RefreshSchemas returns a ToolListChangedHandler for [mcp.ClientOptions]
+// that makes the next CallTool of every ClientSession wrapping the notified
+// session list the tools again, then calls next, the handler of your own (it
+// may be nil):
+//
+//	client := mcp.NewClient(impl, &mcp.ClientOptions{
+//		ToolListChangedHandler: gosdkcoerce.RefreshSchemas(onToolsChanged),
+//	})
+//
+// The SDK subscribes to tool changes only for a client with such a handler,
+// so without one a tool that changes its schema under the same name is
+// coerced to the old schema until a call names a tool the listing lacks.
+func RefreshSchemas(next func(context.Context, *mcp.ToolListChangedRequest)) func(context.Context, *mcp.ToolListChangedRequest) {
+	return func(ctx context.Context, req *mcp.ToolListChangedRequest) {
+		if s, ok := req.GetSession().(*mcp.ClientSession); ok && s != nil {
+			toolChanges(s).Add(1)
+		}
+		if next != nil {
+			next(ctx, req)
+		}
+	}
+}
+
+// changes counts, per session, the tools/list_changed notifications that
+// RefreshSchemas saw. The handler is set on the mcp.Client before its
+// sessions exist and is handed only the session, so the count is found by
+// the session. Keys are weak, and a session's entry is deleted once the
+// session is collected, so the map holds no session alive.
+var changes sync.Map // weak.Pointer[mcp.ClientSession] → *atomic.Uint64
+
+// toolChanges returns the notification count of s.
+func toolChanges(s *mcp.ClientSession) *atomic.Uint64 {
+	if s == nil {
+		return new(atomic.Uint64)
+	}
+	key := weak.Make(s)
+	if v, ok := changes.Load(key); ok {
+		return v.(*atomic.Uint64)
+	}
+	v, loaded := changes.LoadOrStore(key, new(atomic.Uint64))
+	if !loaded {
+		runtime.AddCleanup(s, func(key weak.Pointer[mcp.ClientSession]) { changes.Delete(key) }, key)
+	}
+	return v.(*atomic.Uint64)
+}
+
+// CallTool coerces params.Arguments to the input schema of the named tool,
+// then calls the tool as [mcp.ClientSession.CallTool] does. params is not
+// modified, nor its Meta: the call is sent as a copy, whose Arguments, when
+// repaired, is the repaired JSON object (a map[string]any for a
+// map[string]any; a json.RawMessage for JSON text, a struct or a typed map).
+// Arguments that already conform are sent as given, the same value. A tool
+// the server does not list is called as given, so that the server answers
+// for it.
+func (c *ClientSession) CallTool(ctx context.Context, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+	if params == nil {
+		return c.ClientSession.CallTool(ctx, params)
+	}
+	// A copy, always: the SDK writes into the params it is given and into
+	// its Meta (request metadata, {} for nil arguments), and a gateway may
+	// send one params value to several servers at once.
+	p := *params
+	if p.Meta != nil {
+		p.Meta = maps.Clone(p.Meta)
+	}
+	if p.Arguments != nil {
+		p.Arguments = c.coerce(ctx, p.Name, p.Arguments)
+	}
+	return c.ClientSession.CallTool(ctx, &p)
+}
+
+// coerce returns args coerced to the input schema of tool: args itself when
+// they conform, or cannot be coerced at all.
+func (c *ClientSession) coerce(ctx context.Context, tool string, args any) any {
+	e, err := c.tools.lookup(ctx, tool, c.listTools)
+	if err != nil {
+		c.fail(ctx, tool, err)
+		return args
+	}
+	if e == nil {
+		return args // not a tool of the server: it says so
+	}
+	schema, err := e.schema(c.opts.Coerce)
+	if err != nil {
+		c.fail(ctx, tool, err)
+		return args
+	}
+	schema = c.perCall(ctx, tool, schema)
+	switch a := args.(type) {
+	case map[string]any:
+		out, err := schema.Coerce(a)
+		if err != nil {
+			c.failArguments(ctx, tool, err)
+		}
+		return out
+	case json.RawMessage:
+		out, err := schema.CoerceJSON(a)
+		if err != nil {
+			c.failArguments(ctx, tool, err)
+		}
+		return json.RawMessage(out)
+	}
+	// A struct, a typed map, a pointer: the server gets its JSON form, so
+	// that is what is coerced. Only a changed form replaces the value, so a
+	// conforming value reaches the SDK as the caller built it.
+	text, err := json.Marshal(args)
+	if err != nil {
+		c.fail(ctx, tool, fmt.Errorf("gosdkcoerce: arguments of %q: %w", tool, err))
+		return args
+	}
+	out, err := schema.CoerceJSON(text)
+	if err != nil {
+		c.failArguments(ctx, tool, err)
+	}
+	if sameBytes(out, text) {
+		return args
+	}
+	return json.RawMessage(out)
+}
+
+// perCall is the server's perCall: schema with an OnChange that brings the
+// call's context and tool to Options.OnChange and Options.Logger.
+func (c *ClientSession) perCall(ctx context.Context, tool string, schema *coerce.Schema) *coerce.Schema {
+	o := c.opts.Coerce
+	if c.opts.OnChange == nil && c.opts.Logger == nil {
+		return schema
+	}
+	if o.OnChange = coerce.ReportChanges(ctx, tool, o.OnChange, c.opts.OnChange, c.opts.Logger); o.OnChange == nil {
+		return schema
+	}
+	return schema.WithOptions(o)
+}
+
+// fail reports what kept the call from being coerced at all: the tools
+// could not be listed, the schema could not be read, the arguments could
+// not be written as JSON.
+func (c *ClientSession) fail(ctx context.Context, tool string, err error) {
+	if c.opts.OnError != nil {
+		c.opts.OnError(ctx, tool, err)
+	}
+	if l := c.opts.Logger; l != nil && l.Enabled(ctx, slog.LevelWarn) {
+		l.WarnContext(ctx, "coerce: arguments not repaired", slog.String("tool", tool), slog.Any("err", err))
+	}
+}
+
+// failArguments reports the arguments that could not be repaired: err joins
+// one *coerce.Error per argument.
+func (c *ClientSession) failArguments(ctx context.Context, tool string, err error) {
+	if c.opts.OnError != nil {
+		c.opts.OnError(ctx, tool, err)
+	}
+	if l := c.opts.Logger; l != nil && l.Enabled(ctx, slog.LevelWarn) {
+		for _, e := range coerceErrors(err) {
+			l.WarnContext(ctx, "coerce: argument not repaired", slog.String("tool", tool), slog.Group("error",
+				slog.String("path", e.Path),
+				slog.String("declared", e.Declared),
+				slog.String("found", jsonKind(e.Value)),
+				slog.String("rule", ruleOf(e)),
+				slog.String("detail", e.Detail),
+			))
+		}
+	}
+}
+
+// coerceErrors returns the *coerce.Error values that err joins.
+func coerceErrors(err error) []*coerce.Error {
+	var out []*coerce.Error
+	var walk func(error)
+	walk = func(err error) {
+		if e, ok := err.(*coerce.Error); ok {
+			out = append(out, e)
+			return
+		}
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, err := range j.Unwrap() {
+				walk(err)
+			}
+		}
+	}
+	walk(err)
+	return out
+}
+
+// ruleOf names the rule a value failed, as the sentinel it wraps says it.
+func ruleOf(e *coerce.Error) string {
+	for _, s := range []error{coerce.ErrSyntax, coerce.ErrKind, coerce.ErrPrecision, coerce.ErrUnknownType, coerce.ErrLimit} {
+		if errors.Is(e.Err, s) {
+			return s.Error()
+		}
+	}
+	if e.Err != nil {
+		return e.Err.Error()
+	}
+	return ""
+}
+
+// jsonKind is the JSON kind of a value found in arguments, as JSON Schema
+// names it.
+func jsonKind(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case json.Number, float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return "number"
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	case json.RawMessage:
+		for _, b := range v {
+			switch b {
+			case ' ', '\t', '\n', '\r':
+				continue
+			case '{':
+				return "object"
+			case '[':
+				return "array"
+			case '"':
+				return "string"
+			case 't', 'f':
+				return "boolean"
+			case 'n':
+				return "null"
+			}
+			return "number"
+		}
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// listTools lists every tool of the server, page after page.
+func (c *ClientSession) listTools(ctx context.Context) ([]*mcp.Tool, error) {
+	var tools []*mcp.Tool
+	for t, err := range c.ClientSession.Tools(ctx, nil) {
+		if err != nil {
+			return nil, fmt.Errorf("gosdkcoerce: listing the tools: %w", err)
+		}
+		tools = append(tools, t)
+	}
+	return tools, nil
+}
+
+// clientTools knows the input schemas of the server's tools, as the server
+// last listed them. A call finds its tool with two atomic loads and a map
+// lookup; the tools are listed again only once they may be stale.
+type clientTools struct {
+	// notified counts the tools/list_changed notifications of the session
+	// (see RefreshSchemas); missed counts the calls that named a tool the
+	// listing did not hold. A listing made before either last changed may
+	// be stale.
+	notified *atomic.Uint64
+	missed   atomic.Uint64
+
+	current atomic.Pointer[toolListing]
+
+	// mu serializes listings, so that calls that find the listing stale at
+	// once share one.
+	mu sync.Mutex
+}
+
+// A toolListing is the tools as one listing found them; never modified
+// once stored.
+type toolListing struct {
+	gen   uint64
+	tools map[string]*clientSchema
+}
+
+// A clientSchema is the input schema of one tool: its JSON text, which is
+// all a client knows of a tool's identity, and the schema compiled from it
+// on the tool's first call. Listings share the entry of a tool whose text
+// did not change.
+type clientSchema struct {
+	name string
+	text []byte
+
+	once     sync.Once
+	compiled *coerce.Schema
+	err      error
+}
+
+func (t *clientTools) gen() uint64 {
+	if t.notified == nil { // a ClientSession not made by WrapClient
+		return t.missed.Load()
+	}
+	return t.notified.Load() + t.missed.Load()
+}
+
+// lookup returns the schema of the named tool, or nil if the server does
+// not list it, listing the tools first when the listing may be stale or
+// does not hold the name.
+func (t *clientTools) lookup(ctx context.Context, name string, list func(context.Context) ([]*mcp.Tool, error)) (*clientSchema, error) {
+	l := t.current.Load()
+	if l != nil && l.gen == t.gen() {
+		if s, ok := l.tools[name]; ok {
+			return s, nil
+		}
+		// The server may have added the tool since, without telling this
+		// client (it was not subscribed, or the notice is on its way).
+		t.missed.Add(1)
+	}
+	l, err := t.refresh(ctx, list)
+	if err != nil {
+		return nil, err
+	}
+	return l.tools[name], nil
+}
+
+// refresh returns a listing made after the latest reason to list again,
+// listing the tools unless another call did while this one waited.
+func (t *clientTools) refresh(ctx context.Context, list func(context.Context) ([]*mcp.Tool, error)) (*toolListing, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	old := t.current.Load()
+	gen := t.gen()
+	if old != nil && old.gen == gen {
+		return old, nil
+	}
+	tools, err := list(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l := &toolListing{gen: gen, tools: make(map[string]*clientSchema, len(tools))}
+	for _, tool := range tools {
+		if tool == nil {
+			continue
+		}
+		text, err := schemaText(tool.InputSchema)
+		s := &clientSchema{name: tool.Name, text: text, err: err}
+		if old != nil && err == nil {
+			if prev, ok := old.tools[tool.Name]; ok && prev.err == nil && string(prev.text) == string(text) {
+				s = prev
+			}
+		}
+		l.tools[tool.Name] = s
+	}
+	t.current.Store(l)
+	return l, nil
+}
+
+// schemaText is the JSON text of an input schema as the SDK's client holds
+// it after decoding the listing.
+func schemaText(schema any) ([]byte, error) {
+	if raw, ok := schema.(json.RawMessage); ok {
+		return raw, nil
+	}
+	return json.Marshal(schema)
+}
+
+// schema returns the tool's input schema compiled with o, compiling it on
+// first use. Changes are reported per call (see perCall), so o.OnChange is
+// part of what every call passes, never of what is compiled.
+func (s *clientSchema) schema(o coerce.Options) (*coerce.Schema, error) {
+	s.once.Do(func() {
+		if s.err != nil {
+			s.err = fmt.Errorf("gosdkcoerce: input schema of %q: %w", s.name, s.err)
+			return
+		}
+		if s.compiled, s.err = o.ParseSchema(s.text); s.err != nil {
+			s.err = fmt.Errorf("gosdkcoerce: input schema of %q: %w", s.name, s.err)
+		}
+	})
+	return s.compiled, s.err
+}
