@@ -81,6 +81,7 @@ var (
 	tool mcp.Tool
 	handler server.ToolHandlerFunc
 	s *server.MCPServer
+	c *client.Client
 	repairs interface{ Add(string, int64) }
 )
 `,
@@ -91,6 +92,7 @@ var (
 type SearchInput struct{ Query string ` + "`json:\"query\"`" + ` }
 var (
 	server *mcp.Server
+	session *mcp.ClientSession
 	search mcp.ToolHandlerFor[SearchInput, any]
 )
 `,
