@@ -46,8 +46,8 @@ type Options struct {
 	// what no JSON text can ask for: Go values that share their maps and
 	// slices many times over. Zero means 1<<23 (a few hundred
 	// milliseconds at worst), plus 32 for every byte of JSON text the call
-	// parses. A call whose values fail more than 65536 times also stops
-	// with ErrLimit.
+	// parses. Values that fail count as the work of visiting them; only
+	// the first 100 failures (in path order) are reported.
 	MaxWork int
 
 	// OnChange, if set, is called once for each conversion in the result,

@@ -98,8 +98,9 @@
 //     garbage collector.
 //   - A work budget ([Options.MaxWork]) stops what no JSON text can ask for,
 //     Go values that share their slices so that their tree is exponentially
-//     larger than their memory, with a fast [ErrLimit]; so does a call whose
-//     values fail more than 65536 times.
+//     larger than their memory, with a fast [ErrLimit]. Values that fail, and
+//     the union members a value tried and lost, count as the work of visiting
+//     them, never as a budget of their own.
 //   - Nesting deeper than [Options.MaxDepth] (10000 by default, as
 //     encoding/json) is an [ErrLimit], never a stack overflow: for JSON text,
 //     and for Go values of any type, named slices and pointer chains

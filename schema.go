@@ -247,7 +247,10 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 		if w.limit != nil {
 			e := *w.limit
 			if w.stopAll {
-				e.Declared, e.Value = "object", args
+				// Where the budget runs out depends on the order Go
+				// iterates args in: the error is the call's, not a
+				// parameter's.
+				e.Value = args
 				return args, &e
 			}
 			e.Declared, e.Value = ft.String(), v

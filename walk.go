@@ -26,7 +26,6 @@ type walker struct {
 	o        Options
 	maxDepth int
 	work     int    // values visited times the types they met
-	failures int    // failures recorded
 	scanned  int    // bytes of JSON text parsed
 	budget   int    // work allowed before the call fails with ErrLimit
 	limit    *Error // set when the call must stop: too deep, or too much work
@@ -141,25 +140,16 @@ func (w *walker) failAt(f *failure, at child, r *result) *failure {
 // leafFailure is the failure of a value itself, err: one allocation.
 func leafFailure(err Error) *failure { return &failure{err: err, leaf: true} }
 
-// maxFailures bounds the failures one call records: each costs memory,
-// and no caller reads more than the first maxErrors.
-const maxFailures = 1 << 16
-
 // walkCost weighs a walker's visit against a fitter's, for the budget: it
 // does several times the work.
 const walkCost = 4
 
 // newFailure is a failure of a container, to hold its members' failures.
-func (w *walker) newFailure() *failure {
-	w.countFailure()
-	return &failure{}
-}
-
-func (w *walker) countFailure() {
-	if w.failures++; w.failures > maxFailures {
-		w.stop("more than "+strconv.Itoa(maxFailures)+" values fail", true)
-	}
-}
+// Failures are not counted against a budget of their own: most are of
+// union members that lose, and a value that fails is one the walk visited,
+// so the work budget bounds them; the call's error reports the first
+// maxErrors of those that remain, in path order.
+func (w *walker) newFailure() *failure { return &failure{} }
 
 type failKid struct {
 	at child
@@ -196,7 +186,6 @@ func (w *walker) failWith(v any, t *Type, err error) result {
 // (the null of every nullable parameter), and only those that reach the
 // call's error are allocated (failureOf).
 func (w *walker) leafResult(e Error) result {
-	w.countFailure()
 	if w.scratch == nil { // one value, converted alone: the error is the call's
 		return result{state: failed, fail: leafFailure(e)}
 	}
@@ -241,7 +230,7 @@ func (w *walker) tooDeep() {
 func (w *walker) spend(n int) bool {
 	w.work += n
 	if w.work > w.budget {
-		w.stop("more work than "+strconv.Itoa(w.budget)+" (Options.MaxWork)", true)
+		w.stop("the arguments need more work than Options.MaxWork allows ("+strconv.Itoa(w.budget)+" units)", true)
 		return false
 	}
 	return true
@@ -622,7 +611,6 @@ func (w *walker) named(r result, u *Type) result {
 		e := w.leaves[r.leaf-1]
 		e.Declared = u.String()
 		r = w.leafResult(e)
-		w.failures-- // the same failure, renamed
 	case r.fail != nil && r.fail.leaf && len(r.fail.kids) == 0:
 		e := r.fail.err
 		e.Declared = u.String()
