@@ -1,0 +1,5 @@
+//go:build !race
+
+package mcpgocoerce
+
+const raceEnabled = false
