@@ -23,9 +23,9 @@ BENCHTIME       ?= 100ms
 # Read from go.work, so that a module is checked as soon as it is listed.
 MODULES         := $(shell $(GO) work edit -json go.work | sed -n 's/.*"DiskPath": "\(.*\)".*/\1/p')
 
-.PHONY: test forget-own-versions fmt vet lint race fuzz-smoke suite shared-copies release-check no-trace fuzz bench bench-base tools clean
+.PHONY: test forget-own-versions fmt vet lint race allocs fuzz-smoke suite shared-copies release-check no-trace fuzz bench bench-base tools clean
 
-test: forget-own-versions fmt vet lint race fuzz-smoke suite shared-copies release-check no-trace
+test: forget-own-versions fmt vet lint race allocs fuzz-smoke suite shared-copies release-check no-trace
 
 # A fresh machine, for our own modules. The workspace must build without any
 # version of github.com/coerce-go/... in the module cache, since none is
@@ -71,6 +71,12 @@ lint: $(BIN)/staticcheck
 
 race:
 	@set -e; for m in $(MODULES); do echo "go test -race $$m"; (cd $$m && $(GO) test -race -count=1 ./...); done
+
+# The tests that count allocations, again without the race detector, which
+# makes sync.Pool drop what is put back at random: under -race they skip.
+ALLOC_TESTS = 'Alloc|CostNothing'
+allocs:
+	@set -e; for m in . ./mcpgo; do echo "go test -run $(ALLOC_TESTS) $$m"; (cd $$m && $(GO) test -count=1 -run $(ALLOC_TESTS) ./...); done
 
 # Each fuzz target briefly, so that CI catches regressions; `make fuzz` runs
 # them for FUZZTIME each, a duration or a count such as 1000000x. With a
