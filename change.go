@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/coerce-go/coerce/internal/nearjson"
 )
 
 // A Kind is what a Type declares, or the JSON kind of a value found.
@@ -95,7 +97,48 @@ const (
 	// ViaJSON: a Go value of another type (a struct, a typed map or slice)
 	// converted through its JSON form into maps and slices.
 	ViaJSON
+
+	// The repairs of near-JSON text, one per kind, reported beside the rule
+	// that unwrapped the text (JSONText, DoubleEncoded or Fenced); see
+	// Options.StrictJSON.
+
+	// TemplateTokens: chat-template tokens around the text removed,
+	// "<tool_call>{...}</tool_call>".
+	TemplateTokens
+	// Comments: //, # and /* */ comments removed.
+	Comments
+	// PythonLiterals: True, False and None written as true, false and null.
+	PythonLiterals
+	// SingleQuotes: 'strings' written with double quotes.
+	SingleQuotes
+	// UnquotedKeys: {key: 1} written {"key": 1}.
+	UnquotedKeys
+	// TrailingCommas: [1, 2,] written [1, 2].
+	TrailingCommas
+	// InvalidEscapes: a backslash JSON has no escape for kept as itself,
+	// "C:\path".
+	InvalidEscapes
+
+	// Renamed: a parameter named as a declared one but for case and word
+	// separators, maxResults → max_results (Options.ExactNames).
+	Renamed
+	// NullRemoved: null for a parameter neither required nor nullable,
+	// removed (Options.KeepNulls).
+	NullRemoved
+	// EnumCase: a string equal to one allowed value but for case, respelled
+	// as that value, "ASC" → "asc" (Options.ExactEnums).
+	EnumCase
 )
+
+// nearJSONRules are the rules of the near-JSON fixes, bit i of
+// nearjson.Fixes for TemplateTokens+i.
+func nearJSONRules(fixes nearjson.Fixes, each func(Rule)) {
+	for i := range InvalidEscapes - TemplateTokens + 1 {
+		if fixes&(1<<i) != 0 {
+			each(TemplateTokens + i)
+		}
+	}
+}
 
 var ruleNames = [...]string{
 	JSONText: "json-text", DoubleEncoded: "double-encoded", Fenced: "fenced",
@@ -103,6 +146,10 @@ var ruleNames = [...]string{
 	BooleanFromText: "boolean-from-text", BooleanFromNumber: "boolean-from-number",
 	NullFromText: "null-from-text", ToJSONText: "to-json-text", NumberToText: "number-to-text",
 	BooleanToText: "boolean-to-text", Wrapped: "wrapped", ViaJSON: "via-json",
+	TemplateTokens: "template-token", Comments: "comment", PythonLiterals: "python-literal",
+	SingleQuotes: "single-quote", UnquotedKeys: "unquoted-key", TrailingCommas: "trailing-comma",
+	InvalidEscapes: "invalid-escape",
+	Renamed: "renamed", NullRemoved: "null-removed", EnumCase: "enum-case",
 }
 
 func (r Rule) String() string {

@@ -20,10 +20,32 @@ type Options struct {
 	UseNumber bool
 
 	// StructuredOnly limits coercion to the two structured directions:
-	// JSON text to object or array, and object or array to JSON text for a
-	// string. Scalars ("5" for an integer, 5 for a string, "true" for a
-	// boolean) are then left for the validator to reject.
+	// JSON text (near-JSON text included) to object or array, and object or
+	// array to JSON text for a string. Scalars ("5" for an integer, 5 for a
+	// string, "true" for a boolean), names, nulls and enum spelling are then
+	// left for the validator to reject.
 	StructuredOnly bool
+
+	// StrictJSON turns off the repair of near-JSON text: Python literals,
+	// single quotes, trailing commas, unquoted keys, comments, invalid
+	// escapes and chat-template tokens around the text, where an object or
+	// array is declared (see the README's rules). Text that is JSON is
+	// never repaired, and truncated text is never completed, either way.
+	StrictJSON bool
+
+	// ExactNames turns off the renaming of a parameter whose name differs
+	// from a declared one only by case and word separators (maxResults,
+	// max-results or MaxResults for max_results).
+	ExactNames bool
+
+	// KeepNulls turns off the removal of a null given for a parameter that
+	// is neither required nor nullable, which models send for "not given"
+	// (OpenAI's strict mode makes every optional parameter nullable).
+	KeepNulls bool
+
+	// ExactEnums turns off the respelling of a string that equals exactly
+	// one allowed value of an enum or const but for case ("ASC" for "asc").
+	ExactEnums bool
 
 	// WrapScalars turns a single value declared array into a one-element
 	// array ("a" declared list[string] becomes ["a"]), as AJV's
@@ -154,7 +176,7 @@ func (o Options) direct(value any, t *Type) (out any, err error, ok bool) {
 		if !isString {
 			break
 		}
-		if sh, _ := sniff(s); sh == shapeNone {
+		if o.noJSONText(s) {
 			countWork(1)
 			return value, &Error{Declared: t.String(), Value: value, Err: ErrKind, Detail: "not JSON text"}, true
 		}
@@ -184,7 +206,7 @@ func (o Options) direct(value any, t *Type) (out any, err error, ok bool) {
 // nothing more to convert inside it.
 func (o Options) plainText(s string, t *Type) (any, error) {
 	countWork(1 + len(s))
-	sh, text, _, why := jsonText(s)
+	sh, text, _, _, why := jsonText(&o, s)
 	if why.why == nil {
 		why = textKind(sh, t)
 	}

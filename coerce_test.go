@@ -130,7 +130,7 @@ func structuredFromStringCases() []coerceCase {
 		{name: "double-encoded word", in: `"hello"`, declared: "object", err: ErrKind},
 		{name: "double-encoded empty", in: `""`, declared: "array", err: ErrKind},
 		{name: "double-encoded bad escape", in: `"{\x}"`, declared: "object", err: ErrSyntax},
-		{name: "double-encoded invalid JSON", in: `"{a:1}"`, declared: "object", err: ErrSyntax},
+		{opts: Options{StrictJSON: true}, name: "strict: double-encoded invalid JSON", in: `"{a:1}"`, declared: "object", err: ErrSyntax},
 		{name: "double-encoded fence", in: "\"```json\\n{}\\n```\"", declared: "object", err: ErrKind},
 
 		// A markdown fence around the whole string.
@@ -155,7 +155,7 @@ func structuredFromStringCases() []coerceCase {
 		{name: "fence bare no content line", in: "```\n```", declared: "array", err: ErrKind},
 		{name: "fence wrong kind", in: "```json\n[1]\n```", declared: "object", err: ErrKind},
 		{name: "fence word", in: "```\nhello\n```", declared: "object", err: ErrKind},
-		{name: "fence invalid JSON", in: "```json\n{a:1}\n```", declared: "object", err: ErrSyntax},
+		{opts: Options{StrictJSON: true}, name: "strict: fence invalid JSON", in: "```json\n{a:1}\n```", declared: "object", err: ErrSyntax},
 		{name: "fence around double-encoded", in: "```json\n\"{\\\"a\\\":1}\"\n```", declared: "object", err: ErrKind},
 		{name: "single backticks", in: "`{\"a\":1}`", declared: "object", err: ErrKind},
 
@@ -173,13 +173,26 @@ func structuredFromStringCases() []coerceCase {
 		{name: "trailing brace", in: `{"a":1}}`, declared: "object", err: ErrSyntax},
 		{name: "trailing bracket", in: `[1]]`, declared: "array", err: ErrSyntax},
 		{name: "unterminated", in: `[not valid json`, declared: "list", err: errUnspecified},
-		{name: "unquoted key", in: `{a:1}`, declared: "object", err: ErrSyntax},
-		{name: "trailing comma", in: `[1,2,]`, declared: "array", err: ErrSyntax},
-		{name: "trailing comma in object", in: `{"a":1,}`, declared: "object", err: ErrSyntax},
-		{name: "single quotes", in: `['a']`, declared: "array", err: ErrSyntax},
+		{opts: Options{StrictJSON: true}, name: "strict: unquoted key", in: `{a:1}`, declared: "object", err: ErrSyntax},
+		{opts: Options{StrictJSON: true}, name: "strict: trailing comma", in: `[1,2,]`, declared: "array", err: ErrSyntax},
+		{opts: Options{StrictJSON: true}, name: "strict: trailing comma in object", in: `{"a":1,}`, declared: "object", err: ErrSyntax},
+		{opts: Options{StrictJSON: true}, name: "strict: single quotes", in: `['a']`, declared: "array", err: ErrSyntax},
 		{name: "leading zero", in: `[01]`, declared: "array", err: ErrSyntax},
 		{name: "NaN literal", in: `[NaN]`, declared: "array", err: ErrSyntax},
 		{name: "key without value", in: `{"a"}`, declared: "object", err: ErrSyntax},
+
+		// Near-JSON, repaired by default (StrictJSON refuses it, above).
+		{name: "unquoted key repaired", in: `{a:1}`, declared: "object", want: map[string]any{"a": 1.0}},
+		{name: "trailing comma repaired", in: `[1,2,]`, declared: "array", want: []any{1.0, 2.0}},
+		{name: "trailing comma in object repaired", in: `{"a":1,}`, declared: "object", want: map[string]any{"a": 1.0}},
+		{name: "single quotes repaired", in: `['a']`, declared: "array", want: []any{"a"}},
+		{name: "python literals repaired", in: `{'k': True, 'n': None}`, declared: "object", want: map[string]any{"k": true, "n": nil}},
+		{name: "double-encoded near-JSON repaired", in: `"{a:1}"`, declared: "object", want: map[string]any{"a": 1.0}},
+		{name: "fenced near-JSON repaired", in: "```json\n{a:1}\n```", declared: "object", want: map[string]any{"a": 1.0}},
+		{name: "template tokens repaired", in: "<tool_call>{\"a\": 1}</tool_call>", declared: "object", want: map[string]any{"a": 1.0}},
+		{name: "truncated near-JSON refused", in: `{'a': [1, 2`, declared: "object", err: errUnspecified},
+		{name: "ambiguous quote refused", in: `['it's']`, declared: "array", err: errUnspecified},
+		{name: "underscore number refused", in: `[1_000]`, declared: "array", err: ErrSyntax},
 
 		// Hostile text: encoding/json would silently change these.
 		{name: "invalid UTF-8", in: "[\"\xff\"]", declared: "array", err: ErrSyntax},
@@ -631,7 +644,7 @@ func optionCases() []coerceCase {
 		{name: "WrapScalars broken text list[int]", opts: wrap, in: "[1", declared: "list[int]", err: errUnspecified},
 		{name: "WrapScalars broken text list[str]", opts: wrap, in: "[1", declared: "list[str]", err: errUnspecified},
 		{name: "WrapScalars broken text array", opts: wrap, in: "[1", declared: "array", err: errUnspecified},
-		{name: "WrapScalars invalid text", opts: wrap, in: "[1,]", declared: "list[str]", err: ErrSyntax},
+		{name: "WrapScalars invalid text", opts: Options{WrapScalars: true, StrictJSON: true}, in: "[1,]", declared: "list[str]", err: ErrSyntax},
 		{name: "WrapScalars element fails", opts: wrap, in: "x", declared: "list[int]", err: errUnspecified},
 		{name: "WrapScalars map", opts: wrap, in: map[string]any{}, declared: "list", err: ErrKind},
 		{name: "WrapScalars off", in: "a", declared: "list[str]", err: ErrKind},

@@ -2,6 +2,8 @@ package coerce
 
 import (
 	"encoding/json"
+	"github.com/coerce-go/coerce/internal/jsonwire"
+	"github.com/coerce-go/coerce/internal/nearjson"
 	"reflect"
 	"slices"
 	"strings"
@@ -225,29 +227,99 @@ func (w *walker) evalString(v any, s string, es []*Type, rb, depth int) {
 // markdown fence. It returns the text's shape and the rule that unwraps
 // it, or why there is none (sh is shapeNone; text is s trimmed, for the
 // caller that would rather wrap a string that is no JSON text).
-func jsonText(s string) (sh shape, text string, rule Rule, why conversion) {
+func jsonText(o *Options, s string) (sh shape, text string, rule Rule, fixes nearjson.Fixes, why conversion) {
 	sh, text = sniff(s)
 	rule = JSONText
 	switch sh {
 	case shapeNone:
-		return sh, text, 0, refused(notJSONText)
+		if o.noJSONText(s) {
+			return sh, text, 0, 0, refused(notJSONText)
+		}
+		// Tokens of a chat template around it, say: near-JSON, if anything.
+		if sh, text, fixes = nearJSON(o, text); sh == shapeNone {
+			return sh, trimSpace(s), 0, 0, refused(notJSONText)
+		}
+		return sh, text, JSONText, fixes, conversion{}
 	case shapeQuoted:
 		inner, err := decodeJSON(text, false, 1)
 		if err != nil {
 			e := err.(*Error)
-			return shapeNone, "", 0, refused(e)
+			return shapeNone, "", 0, 0, refused(e)
 		}
 		if sh, text = sniffPlain(inner.(string)); sh == shapeNone {
-			return sh, "", 0, refused(notQuotedText)
+			return sh, "", 0, 0, refused(notQuotedText)
 		}
 		rule = DoubleEncoded
 	case shapeFenced:
 		if sh, text = sniffPlain(text); sh == shapeNone {
-			return sh, "", 0, refused(notFencedText)
+			return sh, "", 0, 0, refused(notFencedText)
 		}
 		rule = Fenced
 	}
-	return sh, text, rule, conversion{}
+	if !o.StrictJSON && !validJSON(text, o) {
+		if rsh, repaired, f := nearJSON(o, text); rsh != shapeNone {
+			sh, text, fixes = rsh, repaired, f
+		}
+	}
+	return sh, text, rule, fixes, conversion{}
+}
+
+// noJSONText is jsonText's quick answer, in constant time for most
+// strings: s holds no JSON text, nor near-JSON text, of an object or array.
+func (o *Options) noJSONText(s string) bool {
+	sh, text := sniff(s)
+	return sh == shapeNone && (o.StrictJSON || !strings.ContainsAny(text, "{["))
+}
+
+// validJSON reports whether text is one JSON value, or fails only for a
+// reason near-JSON repair cannot mend (too deep).
+func validJSON(text string, o *Options) bool {
+	end, err := jsonwire.Skip(text, 0, 0, o.maxDepth())
+	if err == nil {
+		err = jsonwire.End(text, end)
+	}
+	return err == nil || err.Kind != jsonwire.Syntax
+}
+
+// nearJSON repairs text that is almost JSON (see package nearjson): the
+// shape and text of the JSON it stands for, and the fixes made; shapeNone
+// where its reading is not certain, which leaves the text as it was, to
+// fail as JSON text does.
+func nearJSON(o *Options, text string) (shape, string, nearjson.Fixes) {
+	out, fixes, ok := o.repairNearJSON([]byte(text))
+	if !ok {
+		return shapeNone, text, 0
+	}
+	sh, repaired := sniffPlain(string(out))
+	return sh, repaired, fixes
+}
+
+// repairNearJSON is the one rule of near-JSON repair, for JSON text in a
+// string and for whole argument text: the JSON text, and true, where the
+// reading of text is certain and the options allow it.
+func (o *Options) repairNearJSON(text []byte) ([]byte, nearjson.Fixes, bool) {
+	if o.StrictJSON {
+		return nil, 0, false
+	}
+	out, fixes, err := nearjson.Repair(text, nearjson.Limits{MaxDepth: o.maxDepth()})
+	if err != nil || fixes == 0 || fixes&nearjson.ControlCharacter != 0 {
+		// A raw control character in a string stays an error, as in JSON
+		// text (README, Hostile input): near-JSON is what models write for
+		// Python, and none writes a raw NUL or tab on purpose.
+		return nil, 0, false
+	}
+	return out, fixes, true
+}
+
+// reportNearJSON hands o.OnChange a change for each fix of near-JSON
+// argument text (at the root of the arguments).
+func (o *Options) reportNearJSON(text []byte, declared string, fixes nearjson.Fixes) {
+	if o.OnChange == nil {
+		return
+	}
+	nearJSONRules(fixes, func(r Rule) {
+		o.OnChange(Change{Declared: declared, Found: String, Preview: preview(string(text)), Rule: r})
+	})
 }
 
 // textKind is the failure of JSON text of shape sh for object or array
@@ -288,10 +360,19 @@ func (w *walker) reparsed(v any, t *Type, rule Rule, val any, r result) result {
 
 // fromParsed is the result for type t of a string v whose JSON text,
 // unwrapped by rule, was parsed into val, which gave result r.
-func (w *walker) fromParsed(v any, t *Type, rule Rule, sh shape, val any, r result) result {
+func (w *walker) fromParsed(v any, t *Type, rule Rule, fixes nearjson.Fixes, sh shape, val any, r result) result {
 	fitted := r.state == fits
 	if r = w.reparsed(v, t, rule, val, r); fitted {
 		r.keys |= keysTextFit
+	}
+	if fixes != 0 && r.chg != nil && r.state == converted {
+		// The near-JSON repairs, beside the rule that unwrapped the text.
+		first := r.chg.own[0]
+		nearJSONRules(fixes, func(rule Rule) {
+			c := first
+			c.Rule = rule
+			r.chg.own = append(r.chg.own, c)
+		})
 	}
 	r.keys |= keysTextObject
 	if sh == shapeArray {
@@ -304,7 +385,7 @@ func (w *walker) fromParsed(v any, t *Type, rule Rule, sh shape, val any, r resu
 // es[j] (j in idx): its JSON text is parsed once, and what it holds is
 // evaluated against all those types at once.
 func (w *walker) fromText(v any, s string, es []*Type, idx []int, rb, depth int) {
-	sh, text, rule, why := jsonText(s)
+	sh, text, rule, fixes, why := jsonText(&w.o, s)
 	tb := len(w.types)
 	for _, j := range idx {
 		switch t := es[j]; {
@@ -332,14 +413,14 @@ func (w *walker) fromText(v any, s string, es []*Type, idx []int, rb, depth int)
 	}
 	pb := w.eval(val, ts, depth, true)
 	for i, t := range ts {
-		w.res[rb+slices.Index(es, t)] = w.fromParsed(v, t, rule, sh, val, w.res[pb+i])
+		w.res[rb+slices.Index(es, t)] = w.fromParsed(v, t, rule, fixes, sh, val, w.res[pb+i])
 	}
 	w.res, w.types = w.res[:pb], w.types[:tb]
 }
 
 // textOne is fromText for one object or array type.
 func (w *walker) textOne(v any, s string, t *Type, depth int) result {
-	sh, text, rule, why := jsonText(s)
+	sh, text, rule, fixes, why := jsonText(&w.o, s)
 	switch {
 	case sh == shapeNone && w.wrapsText(t, text):
 		return w.wrap(v, t, depth)
@@ -363,10 +444,10 @@ func (w *walker) textOne(v any, s string, t *Type, depth int) result {
 			if t.kind == typeObject {
 				r.keys = keysSat | keysAsIs
 			}
-			return w.fromParsed(v, t, rule, sh, val, r)
+			return w.fromParsed(v, t, rule, fixes, sh, val, r)
 		}
 	}
-	return w.fromParsed(v, t, rule, sh, val, w.one(val, t, depth, true))
+	return w.fromParsed(v, t, rule, fixes, sh, val, w.one(val, t, depth, true))
 }
 
 // wrap makes a one-element array of a single value (Options.WrapScalars).

@@ -31,7 +31,7 @@ func TestWireError(t *testing.T) {
 		err  error
 		want error
 	}{
-		{"syntax", toDeclaredErr(`[1,]`, "list"), ErrSyntax},
+		{"syntax", toDeclaredErr(`[1,,]`, "list"), ErrSyntax}, // [1,] is near-JSON, repaired
 		{"depth", Options{MaxDepth: 1}.toDeclaredErr(`[[1]]`, "list"), ErrLimit},
 		{"range", toDeclaredErr(`1e400`, "number"), ErrPrecision}, // a number beyond float64 in JSON text passes; made from a string, it must fit
 		{"NaN", toDeclaredErr(map[string]any{"a": math.NaN()}, "str"), ErrKind},
@@ -81,9 +81,9 @@ func TestErrorOffset(t *testing.T) {
 		offset int
 		msg    string
 	}{
-		{"text", toDeclared(`[1,]`, "list"), 3,
-			`coerce: want array, found string "[1,]": invalid syntax: invalid character ']' looking for beginning of value at offset 3`},
-		{"text with space around", toDeclared(" \n[1,]", "list"), 3, ""},
+		{"text", toDeclared(`[1,,]`, "list"), 3,
+			`coerce: want array, found string "[1,,]": invalid syntax: invalid character ',' looking for beginning of value at offset 3`},
+		{"text with space around", toDeclared(" \n[1,,]", "list"), 3, ""},
 		{"fenced", toDeclared("```json\n[1 2]\n```", "list[int]"), 3, ""},
 		{"double-encoded", toDeclared(`"[1,\"a\" 2]"`, "list"), 7, ""},
 		{"in a list", toDeclared([]any{map[string]any{}, `{"a":}`}, "list[dict]"), 5,

@@ -374,6 +374,21 @@ func FuzzSchemaCoerce(f *testing.F) {
 		_, isObject := v.(map[string]any)
 		switch {
 		case !json.Valid(args):
+			// Near-JSON whose reading is certain is repaired, and then
+			// coerced as that JSON text is (StrictJSON, so that nothing is
+			// repaired twice).
+			o := Options{}
+			if fixed, _, ok := o.repairNearJSON(args); ok && fixed[0] == '{' {
+				want, werr := plain[i].WithOptions(Options{StrictJSON: true}).CoerceJSON(bytes.Clone(fixed))
+				got, err := plain[i].CoerceJSON(args)
+				if !bytes.Equal(got, want) || errPaths(err) != errPaths(werr) {
+					t.Fatalf("CoerceJSON(%q) = %q, %v; its repair %q gives %q, %v", args, got, err, fixed, want, werr)
+				}
+				if !bytes.Equal(args, orig) {
+					t.Fatalf("CoerceJSON mutated its input %q to %q", orig, args)
+				}
+				return
+			}
 			// Too deep for encoding/json is too deep for us too; a number
 			// out of range may come before the syntax error.
 			checkRefused(t, plain[i], args, orig, ErrSyntax, ErrLimit, ErrPrecision)

@@ -40,7 +40,7 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 			err = jsonwire.End(args, end)
 		}
 		if err != nil {
-			return args, rawFail(args, err)
+			return s.nearJSONArgs(args, err)
 		}
 		return args, &Error{Declared: "object", Value: json.RawMessage(args), Err: ErrKind}
 	}
@@ -50,7 +50,7 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 		err = jsonwire.End(args, end)
 	}
 	if err != nil {
-		return args, rawFail(args, err)
+		return s.nearJSONArgs(args, err)
 	}
 	if fits {
 		countWork(f.work + len(args))
@@ -61,6 +61,24 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 	w.budget += workPerByte * len(args)
 	w.scanned += len(args)
 	return w.rawArgs(args, start, end, s.params)
+}
+
+// nearJSONArgs is CoerceJSON of argument text that is not JSON, err
+// says why: the text near-JSON repair makes of it, coerced, where its
+// reading is certain (an object: "{'q': 'x', 'n': None}", or the text
+// between chat-template tokens); otherwise args and err.
+func (s *Schema) nearJSONArgs(args []byte, err *jsonwire.Error) ([]byte, error) {
+	if err.Kind != jsonwire.Syntax {
+		return args, rawFail(args, err)
+	}
+	fixed, fixes, ok := s.opts.repairNearJSON(args)
+	if !ok || fixed[0] != '{' {
+		return args, rawFail(args, err)
+	}
+	s.opts.reportNearJSON(args, "object", fixes)
+	strict := s.opts
+	strict.StrictJSON = true
+	return s.WithOptions(strict).CoerceJSON(fixed)
 }
 
 // rawFail is the error of argument text that is not valid JSON.
@@ -276,7 +294,7 @@ func (w *walker) rawText(i, end int, t *Type, depth int) (result, bool) {
 		return result{}, false
 	}
 	s := jsonwire.Unescape(content)
-	sh, text, rule, why := jsonText(s)
+	sh, text, rule, fixes, why := jsonText(&w.o, s)
 	if sh == shapeNone || why.why != nil {
 		return result{}, false
 	}
@@ -294,7 +312,16 @@ func (w *walker) rawText(i, end int, t *Type, depth int) (result, bool) {
 	}
 	w.splice(i, end)
 	w.out = jsonwire.AppendCompact(w.out, w.text)
-	return w.convert(s, m, nil, rule), true
+	r := w.convert(s, m, nil, rule)
+	if fixes != 0 && r.chg != nil {
+		first := r.chg.own[0]
+		nearJSONRules(fixes, func(rule Rule) {
+			c := first
+			c.Rule = rule
+			r.chg.own = append(r.chg.own, c)
+		})
+	}
+	return r, true
 }
 
 // textMember is the one type of t that JSON text of shape sh can become:

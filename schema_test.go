@@ -1243,10 +1243,10 @@ func TestSchemaCoerceJSONRejects(t *testing.T) {
 		{" \n", ErrSyntax},
 		{`{"limit": "1"`, ErrSyntax},
 		{`{"limit" "1"}`, ErrSyntax},
-		{`{"limit": "1",}`, ErrSyntax},
-		{`{'limit': '1'}`, ErrSyntax},
 		{`{"limit": tru}`, ErrSyntax},
-		{`{"limit": "1", "ids": [1,]}`, ErrSyntax},
+		{`{"limit": "1", "ids": [1,,]}`, ErrSyntax},
+		{`{"limit": "1", "ids": [1,2`, ErrSyntax}, // truncated: never completed
+		{`{'limit': 'it's'}`, ErrSyntax},          // a quote that could end the string either way
 		{`{"limit": "1"} x`, ErrSyntax},
 		{`{"limit": "1"}{"limit": "2"}`, ErrSyntax},
 		{`{"limit": "1"}]`, ErrSyntax},
@@ -1380,4 +1380,41 @@ func BenchmarkSchemaCoerceJSON(b *testing.B) {
 			json.Valid(args)
 		}
 	})
+}
+
+// Argument text that is near-JSON is repaired where its reading is
+// certain, and then coerced as JSON text; StrictJSON refuses it, as it
+// does any text that is not JSON.
+func TestCoerceJSONRepairsNearJSONArguments(t *testing.T) {
+	s := mustSchema(t, Options{}, `{"type":"object","properties":{"limit":{"type":"integer"},"ids":{"type":"array","items":{"type":"integer"}}}}`)
+	for _, c := range []struct{ args, want, rules string }{
+		{`{"limit": "1",}`, `{"limit": 1}`, "trailing-comma number-from-text"},
+		{`{'limit': '1'}`, `{"limit": 1}`, "single-quote number-from-text"},
+		{`{limit: 2, ids: [1,]}`, `{"limit": 2, "ids": [1]}`, "unquoted-key trailing-comma"},
+		{`{"limit": 2, "ids": None}`, `{"limit": 2, "ids": null}`, "python-literal"},
+		{"<tool_call>{\"limit\": \"3\"}</tool_call>", `{"limit": 3}`, "template-token number-from-text"},
+		{`{"limit": 2} // two`, `{"limit": 2} `, "comment"},
+	} {
+		var rules []string
+		o := Options{OnChange: func(c Change) { rules = append(rules, c.Rule.String()) }}
+		got, err := s.WithOptions(o).CoerceJSON([]byte(c.args))
+		if err != nil || string(got) != c.want {
+			t.Errorf("CoerceJSON(%s) = %s, %v; want %s", c.args, got, err, c.want)
+		}
+		if strings.Join(rules, " ") != c.rules {
+			t.Errorf("CoerceJSON(%s) reported %q, want %q", c.args, rules, c.rules)
+		}
+		strict, err := s.WithOptions(Options{StrictJSON: true}).CoerceJSON([]byte(c.args))
+		if !errors.Is(err, ErrSyntax) || string(strict) != c.args {
+			t.Errorf("StrictJSON: CoerceJSON(%s) = %s, %v; want it back with ErrSyntax", c.args, strict, err)
+		}
+		// Unmarshal reads the same.
+		var in struct {
+			Limit int   `json:"limit"`
+			IDs   []int `json:"ids"`
+		}
+		if err := Unmarshal([]byte(c.args), &in); err != nil || in.Limit == 0 {
+			t.Errorf("Unmarshal(%s) = %+v, %v", c.args, in, err)
+		}
+	}
 }

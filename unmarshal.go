@@ -153,6 +153,20 @@ func coerceRaw(o Options, data []byte, t *Type) (out []byte, report func(), err 
 		werr = jsonwire.End(data, end)
 	}
 	if werr != nil {
+		if werr.Kind == jsonwire.Syntax {
+			if fixed, fixes, ok := o.repairNearJSON(data); ok {
+				strict := o
+				strict.StrictJSON = true
+				out, report, err := coerceRaw(strict, fixed, t)
+				if err != nil {
+					return data, nil, err
+				}
+				return out, func() {
+					o.reportNearJSON(data, t.String(), fixes)
+					report()
+				}, nil
+			}
+		}
 		return data, nil, rawFail(data, werr)
 	}
 	if ok {
