@@ -149,7 +149,7 @@ var ruleNames = [...]string{
 	TemplateTokens: "template-token", Comments: "comment", PythonLiterals: "python-literal",
 	SingleQuotes: "single-quote", UnquotedKeys: "unquoted-key", TrailingCommas: "trailing-comma",
 	InvalidEscapes: "invalid-escape",
-	Renamed: "renamed", NullRemoved: "null-removed", EnumCase: "enum-case",
+	Renamed:        "renamed", NullRemoved: "null-removed", EnumCase: "enum-case",
 }
 
 func (r Rule) String() string {
