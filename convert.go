@@ -68,6 +68,11 @@ func convertScalar(o *Options, v any, k kind, t *Type) conversion {
 	case typeString:
 		switch {
 		case k == kindString:
+			if t.enum != nil && !o.ExactEnums && !o.StructuredOnly {
+				if e := enumRespelling(t, stringOf(v)); e != "" {
+					return convertedTo(e, EnumCase)
+				}
+			}
 			return conversion{}
 		case o.StructuredOnly:
 		case k == kindNumber:
@@ -208,9 +213,9 @@ func (w *walker) evalString(v any, s string, es []*Type, rb, depth int) {
 	var textBuf [4]int
 	text := textBuf[:0] // indices of the object and array types
 	for j, t := range es {
-		switch t.kind {
-		case typeAny, typeString:
-		case typeObject, typeArray:
+		switch {
+		case t.kind == typeAny, t.kind == typeString && t.enum == nil:
+		case t.kind == typeObject, t.kind == typeArray:
 			text = append(text, j)
 		default:
 			w.res[rb+j] = w.result(v, t, convertScalar(&w.o, v, kindString, t))

@@ -20,6 +20,10 @@ type fitter struct {
 	maxDepth int
 	work     int // values visited times the types they met
 	budget   int // beyond it nothing fits: the walker then reports ErrLimit
+
+	// keyRules, where the rules of names and nulls apply to the
+	// parameters fitArgs reads, are the options that say how.
+	keyRules *Options
 }
 
 func newFitter(o Options) fitter {
@@ -87,6 +91,9 @@ func (f *fitter) fit(v any, t *Type, depth int) bool {
 	case typeUnion:
 		return f.fitUnion(v, t, depth)
 	case typeString, typeInteger, typeNumber, typeBoolean, typeNull:
+		if str, ok := v.(string); ok && t.enum != nil && enumRespelling(t, str) != "" {
+			return false // "ASC" for "asc": the rule of enums may act
+		}
 		return fitScalar(v, t)
 	}
 	switch x := v.(type) {
@@ -779,6 +786,10 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 		var ft *Type
 		if fits && params != nil {
 			ft = rawField(params, data[keyStart:keyEnd], escaped)
+			if f.keyRules != nil && jsonwire.Space(data, i) < len(data) &&
+				f.keyRules.editsRawKey(params, data[keyStart:keyEnd], escaped, data[jsonwire.Space(data, i)]) {
+				fits = false // a parameter to rename, or a null to remove
+			}
 		}
 		var ok bool
 		if i, ok, err = f.fitRaw(data, i, ft, 1); err != nil {
@@ -967,6 +978,8 @@ func fitRawScalar(tok []byte, k kind, t *Type) bool {
 	switch {
 	case k == kindNull:
 		return true
+	case k == kindString && t.enum != nil && t.kind == typeString:
+		return enumRespellingRaw(t, tok) == ""
 	case t.kind == typeInteger && t.plainInt:
 		if k != kindNumber {
 			return false

@@ -196,7 +196,8 @@ func (b *goTypes) structType(rt reflect.Type) *Type {
 	placeholder := &Type{name: name}
 	b.seen[rt] = placeholder
 	props := b.fields(rt)
-	*placeholder = Type{kind: typeObject, props: props, name: name}
+	// foldCase: encoding/json matches a key to a field whatever its case.
+	*placeholder = Type{kind: typeObject, props: props, name: name, foldCase: true}
 	return placeholder
 }
 

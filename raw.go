@@ -45,6 +45,9 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 		return args, &Error{Declared: "object", Value: json.RawMessage(args), Err: ErrKind}
 	}
 	// One pass validates the text and fits each parameter to its type.
+	if s.opts.editsKeys(s.params) {
+		f.keyRules = &s.opts
+	}
 	end, fits, err := f.fitArgs(args, start, s.params)
 	if err == nil {
 		err = jsonwire.End(args, end)
@@ -55,6 +58,13 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 	if fits {
 		countWork(f.work + len(args))
 		return args, nil
+	}
+	if f.keyRules != nil {
+		if edited, ok := s.opts.editArgs(s.params, args, start); ok {
+			o := s.opts
+			o.ExactNames, o.KeepNulls = true, true
+			return s.WithOptions(o).CoerceJSON(edited)
+		}
 	}
 	w := newWalker(s.opts, f.work)
 	defer w.release()

@@ -205,7 +205,7 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 		return args, nil
 	}
 	f := newFitter(s.opts)
-	if s.params.propsFirst(len(args)) && f.fitProps(args, s.params, 1) {
+	if s.params.propsFirst(len(args)) && s.fitParams(&f, args) {
 		countWork(f.work)
 		return args, nil // without iterating args, which costs as much again
 	}
@@ -228,6 +228,11 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 	var chg *changes
 	for k, v := range args {
 		ft := s.params.field(k)
+		if s.editsKey(k, v, ft) {
+			// A parameter to rename or a null to remove: the arguments
+			// with those edits, coerced (rare enough to go round again).
+			return s.coerceEdited(args)
+		}
 		if ft.isAny() || f.fitQuick(v, ft, 1) {
 			continue
 		}
@@ -277,6 +282,54 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 		return out, render(fail, "")
 	}
 	return out, nil
+}
+
+// fitParams is fitProps for the parameters, which also tells where the
+// rules of names and nulls would act: a key that is no property (counted),
+// or null for a parameter that does not take it.
+func (s *Schema) fitParams(f *fitter, args map[string]any) bool {
+	t := s.params
+	found := 0
+	for i := range t.index.list {
+		p := &t.index.list[i]
+		v, ok := args[p.name]
+		if !ok {
+			continue
+		}
+		found++
+		if v == nil && s.opts.dropsNull(t, p.name, p.t) || !f.fitQuick(v, p.t, 1) {
+			return false
+		}
+	}
+	return found == len(args) || !s.opts.renames(t)
+}
+
+// editsKey reports whether the rules of names and nulls act on the
+// parameter k, v, of type ft.
+func (s *Schema) editsKey(k string, v any, ft *Type) bool {
+	t := s.params
+	pt, declared := t.prop(k)
+	switch {
+	case declared:
+		return v == nil && s.opts.dropsNull(t, k, pt)
+	case s.opts.renames(t):
+		return renamesTo(t, k) != ""
+	}
+	return false
+}
+
+// coerceEdited is Coerce of arguments the rules of names and nulls edit:
+// the edits are made, reported first, and the result coerced as usual.
+func (s *Schema) coerceEdited(args map[string]any) (map[string]any, error) {
+	edited, changes := s.opts.applyKeyEdits(s.params, args)
+	if s.opts.OnChange != nil {
+		for _, c := range changes {
+			s.opts.OnChange(c)
+		}
+	}
+	o := s.opts
+	o.ExactNames, o.KeepNulls = true, true
+	return s.WithOptions(o).Coerce(edited)
 }
 
 // quickScalar is what the walker (single) makes of the scalar v declared
@@ -534,6 +587,17 @@ func (c *compiler) objectType(n map[string]any, at string, depth int) *Type {
 			pt := c.compile(pm[name], at+"/properties"+pointerToken(name), depth+1)
 			t.props[name] = pt
 			t.keyed = t.keyed || pt.enum != nil
+			// x-aliases: other names the author accepts for the property.
+			sub, _ := pm[name].(map[string]any)
+			aliases, _ := sub["x-aliases"].([]any)
+			for _, a := range aliases {
+				if a, ok := a.(string); ok && a != name {
+					if t.aliases == nil {
+						t.aliases = map[string]string{}
+					}
+					t.aliases[a] = name
+				}
+			}
 		}
 	}
 	if p, ok := n["patternProperties"]; ok {

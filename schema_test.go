@@ -1391,7 +1391,7 @@ func TestCoerceJSONRepairsNearJSONArguments(t *testing.T) {
 		{`{"limit": "1",}`, `{"limit": 1}`, "trailing-comma number-from-text"},
 		{`{'limit': '1'}`, `{"limit": 1}`, "single-quote number-from-text"},
 		{`{limit: 2, ids: [1,]}`, `{"limit": 2, "ids": [1]}`, "unquoted-key trailing-comma"},
-		{`{"limit": 2, "ids": None}`, `{"limit": 2, "ids": null}`, "python-literal"},
+		{`{"limit": 2, "ids": None}`, `{"limit": 2}`, "python-literal null-removed"}, // ids: null is "not given"
 		{"<tool_call>{\"limit\": \"3\"}</tool_call>", `{"limit": 3}`, "template-token number-from-text"},
 		{`{"limit": 2} // two`, `{"limit": 2} `, "comment"},
 	} {

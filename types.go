@@ -182,6 +182,12 @@ type Type struct {
 	// conforming values quickly; the zero values mean "work it out".
 	scalars kindSet    // typeUnion: the kinds its plain scalar members take, if all are such
 	index   *propIndex // typeObject: props, by a hash cheaper than the map's (see seal)
+	names   *nameIndex // typeObject with props: the other spellings of their names (see names.go)
+	aliases map[string]string // typeObject: x-aliases of its properties, alias → property
+	// foldCase: a Go struct's type, whose fields encoding/json matches
+	// whatever the case of the key: the rule of names then renames only
+	// keys that differ by more than case.
+	foldCase bool
 }
 
 // Predeclared types: shared so that the common declarations allocate nothing.
@@ -303,6 +309,7 @@ func seal(t *Type) {
 		seen[t] = true
 		if len(t.props) > 0 && t.index == nil {
 			t.index = newPropIndex(t.props)
+			t.names = newNameIndex(t)
 		}
 		for _, p := range t.props {
 			visit(p)
@@ -624,8 +631,8 @@ func (t *Type) quickAccepts() kindSet {
 	if t.kind == typeUnion {
 		return t.scalars
 	}
-	if t.plainInt {
-		return 0
+	if t.plainInt || t.enum != nil && t.kind == typeString {
+		return 0 // an integer's text, an enum's spelling: fit tells
 	}
 	return scalarSets[t.kind]
 }

@@ -148,7 +148,17 @@ func coerceRaw(o Options, data []byte, t *Type) (out []byte, report func(), err 
 	// One pass validates the text and fits it to t, as in CoerceJSON.
 	f := newFitter(o)
 	start := jsonwire.Space(data, 0)
-	end, ok, werr := f.fitRaw(data, start, t, 0)
+	var end int
+	var ok bool
+	var werr *jsonwire.Error
+	if t.kind == typeObject && !t.keyed && o.editsKeys(t) && start < len(data) && data[start] == '{' {
+		// The fields are the parameters: fitted as CoerceJSON fits them,
+		// with the rules of names and nulls.
+		f.keyRules = &o
+		end, ok, werr = f.fitArgs(data, start, t)
+	} else {
+		end, ok, werr = f.fitRaw(data, start, t, 0)
+	}
 	if werr == nil {
 		werr = jsonwire.End(data, end)
 	}
@@ -172,6 +182,27 @@ func coerceRaw(o Options, data []byte, t *Type) (out []byte, report func(), err 
 	if ok {
 		countWork(f.work + len(data))
 		return data, noReport, nil
+	}
+	if f.keyRules != nil {
+		var changes []Change
+		collect := o
+		collect.OnChange = func(c Change) { changes = append(changes, c) }
+		if edited, ok := collect.editArgs(t, data, start); ok {
+			next := o
+			next.ExactNames, next.KeepNulls = true, true
+			out, report, err := coerceRaw(next, edited, t)
+			if err != nil {
+				return data, nil, err
+			}
+			return out, func() {
+				if o.OnChange != nil {
+					for _, c := range changes {
+						o.OnChange(c)
+					}
+				}
+				report()
+			}, nil
+		}
 	}
 	w := newWalker(o, f.work)
 	defer w.release()

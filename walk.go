@@ -303,10 +303,10 @@ func (w *walker) single(v any, t *Type, depth int, owned bool) result {
 			}
 			return w.scalarUnion(v, kindString, t, depth)
 		}
-		switch t.kind {
-		case typeString, typeAny:
+		switch {
+		case t.kind == typeAny, t.kind == typeString && t.enum == nil:
 			return result{}
-		case typeObject, typeArray:
+		case t.kind == typeObject, t.kind == typeArray:
 			return w.textOne(v, x, t, depth)
 		}
 		return w.scalar(v, kindString, t, depth)

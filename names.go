@@ -1,0 +1,363 @@
+package coerce
+
+import (
+	"bytes"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
+)
+
+// The rules of names and nulls, for the parameters of an argument set:
+//
+//   - Renamed: a key the schema does not declare becomes the declared
+//     property it spells but for case and word separators (maxResults,
+//     max-results and MaxResults for max_results), or that declares it in
+//     x-aliases, when exactly one property matches, that property is not
+//     given, and no other key becomes it. Only ASCII letters fold; a key
+//     given in both spellings renames nothing.
+//   - NullRemoved: null for a parameter that is neither required nor
+//     nullable is removed: it means "not given" (OpenAI's strict mode makes
+//     every optional parameter required and nullable, and models then send
+//     null where the tool's own schema has no null).
+//
+// Each acts only where the value could not conform otherwise, and is a
+// Change of its own. They apply to the parameters (the top-level keys of
+// Coerce, CoerceJSON and Unmarshal), where a model names them.
+
+// A nameIndex gives the declared property of another spelling of its name.
+type nameIndex struct {
+	folded  map[string]string // fold(name) → name; "" where two names fold alike
+	aliases map[string]string // x-aliases: alias → name
+}
+
+// newNameIndex indexes the other spellings of the property names of t, or
+// returns nil when there are none to index.
+func newNameIndex(t *Type) *nameIndex {
+	ix := &nameIndex{folded: make(map[string]string, len(t.props)), aliases: t.aliases}
+	for _, name := range slices.Sorted(maps.Keys(t.props)) {
+		f := fold(name)
+		if other, ok := ix.folded[f]; ok && other != name {
+			ix.folded[f] = "" // two properties spelled alike: neither is guessed
+			continue
+		}
+		ix.folded[f] = name
+	}
+	return ix
+}
+
+// fold is a name without case and word separators: ASCII letters in lower
+// case, '_', '-' and ' ' dropped, every other byte kept.
+func fold(name string) string {
+	var buf [64]byte
+	return string(foldInto(buf[:0], name))
+}
+
+func foldInto[S ~string | ~[]byte](b []byte, name S) []byte {
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c == '_' || c == '-' || c == ' ':
+		case 'A' <= c && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		default:
+			b = append(b, c)
+		}
+	}
+	return b
+}
+
+// property is the declared property that key, which t does not declare,
+// stands for, or "".
+func (ix *nameIndex) property(key string) string { return nameOf(ix, key) }
+
+// renamesTo is the property t declares that key, which t does not
+// declare, stands for by the rule of names, or "".
+func renamesTo[S ~string | ~[]byte](t *Type, key S) string {
+	p := nameOf(t.names, key)
+	if p != "" && t.foldCase && strings.EqualFold(string(key), p) {
+		return "" // encoding/json takes it as it is
+	}
+	return p
+}
+
+// nameOf is nameIndex.property for a key as a string or as the bytes of
+// JSON text (without escapes), without allocating.
+func nameOf[S ~string | ~[]byte](ix *nameIndex, key S) string {
+	if ix == nil {
+		return ""
+	}
+	if p, ok := ix.aliases[string(key)]; ok {
+		return p
+	}
+	var buf [64]byte
+	return ix.folded[string(foldInto(buf[:0], key))]
+}
+
+// takesNull reports whether t declares null among its values (or
+// declares nothing).
+func (t *Type) takesNull() bool {
+	switch t.kind {
+	case typeAny, typeNull:
+		return true
+	case typeUnion:
+		return slices.ContainsFunc(t.members, func(m *Type) bool { return m.kind == typeNull })
+	}
+	return false
+}
+
+// dropsNull reports whether null for the parameter key, of type pt in
+// params, is removed (Options.KeepNulls).
+func (o *Options) dropsNull(params *Type, key string, pt *Type) bool {
+	return !o.KeepNulls && !o.StructuredOnly && pt != nil && !pt.takesNull() && !slices.Contains(params.required, key)
+}
+
+// renames reports whether names are matched (Options.ExactNames).
+func (o *Options) renames(params *Type) bool {
+	return !o.ExactNames && !o.StructuredOnly && params != nil && params.names != nil
+}
+
+// A keyEdit is what the rules of names and nulls do to one parameter.
+type keyEdit struct {
+	key, to string // to: the property it becomes; "" if the key is removed
+}
+
+// keyEdits decides the renames and removals of an argument set, given its
+// keys and which of them hold null, in the order given: none when nothing
+// applies, the usual case.
+func (o *Options) keyEdits(params *Type, keys []string, isNull func(i int) bool) []keyEdit {
+	var edits []keyEdit
+	present := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		present[k] = true
+	}
+	if o.renames(params) {
+		claims := map[string]int{} // property → how many keys would become it
+		var cands []keyEdit
+		for _, k := range keys {
+			if _, declared := params.prop(k); declared {
+				continue
+			}
+			if p := renamesTo(params, k); p != "" && !present[p] {
+				claims[p]++
+				cands = append(cands, keyEdit{key: k, to: p})
+			}
+		}
+		for _, c := range cands {
+			if claims[c.to] == 1 {
+				edits = append(edits, c)
+			}
+		}
+	}
+	for i, k := range keys {
+		if !isNull(i) {
+			continue
+		}
+		name, renamed := k, -1
+		for j, e := range edits {
+			if e.key == k {
+				name, renamed = e.to, j
+			}
+		}
+		if pt, declared := params.prop(name); declared && o.dropsNull(params, name, pt) {
+			if renamed >= 0 {
+				edits[renamed] = keyEdit{key: k} // "not given", under any name
+			} else {
+				edits = append(edits, keyEdit{key: k})
+			}
+		}
+	}
+	return edits
+}
+
+// applyKeyEdits is keyEdits applied to a map: a copy, and the changes made,
+// for o.OnChange.
+func (o *Options) applyKeyEdits(params *Type, args map[string]any) (map[string]any, []Change) {
+	if params == nil || params.names == nil && len(params.props) == 0 {
+		return args, nil
+	}
+	keys := slices.Sorted(maps.Keys(args))
+	edits := o.keyEdits(params, keys, func(i int) bool { return args[keys[i]] == nil })
+	if len(edits) == 0 {
+		return args, nil
+	}
+	out := maps.Clone(args)
+	var changes []Change
+	for _, e := range edits {
+		v := out[e.key]
+		delete(out, e.key)
+		var c Change
+		if e.to == "" {
+			c = Change{Path: pointerToken(e.key), Declared: params.field(e.key).String(), Found: Null, Rule: NullRemoved}
+		} else {
+			// At the parameter's declared name; the preview is the name given.
+			out[e.to] = v
+			c = Change{Path: pointerToken(e.to), Declared: params.field(e.to).String(), Found: kindOf(v).public(),
+				Preview: preview(e.key), Rule: Renamed}
+		}
+		changes = append(changes, c)
+	}
+	return out, changes
+}
+
+// editsRawKey is Schema.editsKey for a parameter in JSON text: the key's
+// bytes (between its quotes) and its value's first byte.
+func (o *Options) editsRawKey(params *Type, key []byte, escaped bool, first byte) bool {
+	if escaped {
+		k := jsonwire.Unescape(key)
+		pt, declared := params.prop(k)
+		if declared {
+			return first == 'n' && o.dropsNull(params, k, pt)
+		}
+		return o.renames(params) && renamesTo(params, k) != ""
+	}
+	if pt, declared := params.propBytes(key); declared {
+		return first == 'n' && o.dropsNull(params, string(key), pt)
+	}
+	return o.renames(params) && renamesTo(params, key) != ""
+}
+
+// editsKeys reports whether the rules of names and nulls may act on the
+// parameters of params.
+func (o *Options) editsKeys(params *Type) bool {
+	return params != nil && params.kind == typeObject && len(params.props) > 0 &&
+		!o.StructuredOnly && (!o.ExactNames || !o.KeepNulls)
+}
+
+// editArgs is applyKeyEdits for argument text, the object at args[start]:
+// the text with the parameters renamed and the nulls removed, each member
+// otherwise as it was, and the changes reported; false when nothing
+// applies.
+func (o *Options) editArgs(params *Type, args []byte, start int) ([]byte, bool) {
+	type member struct {
+		key        string
+		keyLo, end int // the key's opening quote; the end of the value
+		valLo      int
+	}
+	var members []member
+	i, more, _ := jsonwire.Open(args, start, 0, 1<<30)
+	for more {
+		keyStart, keyEnd, escaped, next, _ := jsonwire.Key(args, i)
+		k := string(args[keyStart:keyEnd])
+		if escaped {
+			k = jsonwire.Unescape(args[keyStart:keyEnd])
+		}
+		lo := jsonwire.Space(args, next)
+		end, _ := jsonwire.Skip(args, lo, 0, 1<<30)
+		members = append(members, member{k, keyStart - 1, end, lo})
+		i, more, _ = jsonwire.Next(args, end, true)
+	}
+	keys := make([]string, len(members))
+	for j, m := range members {
+		keys[j] = m.key
+	}
+	edits := o.keyEdits(params, keys, func(j int) bool {
+		m := members[j]
+		return string(args[m.valLo:m.end]) == "null"
+	})
+	if len(edits) == 0 {
+		return nil, false
+	}
+	// Later occurrences of a key win, as decoders keep them: an edit acts
+	// on the last one.
+	last := map[string]int{}
+	for j, m := range members {
+		last[m.key] = j
+	}
+	edit := map[int]keyEdit{}
+	edited := map[string]bool{}
+	for _, e := range edits {
+		edit[last[e.key]] = e
+		edited[e.key] = true
+	}
+	out := make([]byte, 0, len(args))
+	out = append(out, args[:start]...)
+	out = append(out, '{')
+	first := true
+	for j, m := range members {
+		e, ok := edit[j]
+		if ok && e.to == "" || !ok && edited[m.key] {
+			continue // removed, or an earlier occurrence of an edited key
+		}
+		if !first {
+			out = append(out, ',')
+		}
+		first = false
+		if ok {
+			out, _ = appendJSON(out, e.to, 0)
+			out = append(out, ':')
+			out = append(out, args[m.valLo:m.end]...)
+			continue
+		}
+		out = append(out, args[m.keyLo:m.end]...)
+	}
+	out = append(out, '}')
+	if o.OnChange != nil {
+		for _, e := range edits {
+			j := last[e.key]
+			if e.to == "" {
+				o.OnChange(Change{Path: pointerToken(e.key), Declared: params.field(e.key).String(), Found: Null, Rule: NullRemoved})
+				continue
+			}
+			o.OnChange(Change{Path: pointerToken(e.to), Declared: params.field(e.to).String(),
+				Found: tokenKind(args[members[j].valLo]).public(), Preview: preview(e.key), Rule: Renamed})
+		}
+	}
+	return out, true
+}
+
+// enumRespelling is the rule of enums: the one allowed value of t, a
+// string type with an enum or const, that s spells but for the case of
+// ASCII letters, where s itself is not allowed; "" otherwise (s allowed,
+// or no such value, or two of them: "Asc" for ["ASC", "asc"]). s is a
+// string, or the bytes of one in JSON text without escapes: no allocation.
+func enumRespelling[S ~string | ~[]byte](t *Type, s S) string {
+	if t.enum == nil || t.kind != typeString {
+		return ""
+	}
+	for _, e := range t.enum { // not enumHas: s as an any would allocate
+		if e, ok := e.(string); ok && e == string(s) {
+			return ""
+		}
+	}
+	match := ""
+	for _, e := range t.enum {
+		if e, ok := e.(string); ok && asciiEqualFold(e, s) {
+			if match != "" {
+				return ""
+			}
+			match = e
+		}
+	}
+	return match
+}
+
+// enumRespellingRaw is enumRespelling for a string token of JSON text.
+func enumRespellingRaw(t *Type, tok []byte) string {
+	content := tok[1 : len(tok)-1]
+	if bytes.IndexByte(content, '\\') >= 0 {
+		return enumRespelling(t, jsonwire.Unescape(content))
+	}
+	return enumRespelling(t, content)
+}
+
+// asciiEqualFold is strings.EqualFold for ASCII letters only: no Unicode
+// folding ("ſ" is not "s").
+func asciiEqualFold[S ~string | ~[]byte](a string, b S) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
