@@ -180,9 +180,9 @@ type Type struct {
 
 	// Derived when the type is built or its schema compiled, to fit
 	// conforming values quickly; the zero values mean "work it out".
-	scalars kindSet    // typeUnion: the kinds its plain scalar members take, if all are such
-	index   *propIndex // typeObject: props, by a hash cheaper than the map's (see seal)
-	names   *nameIndex // typeObject with props: the other spellings of their names (see names.go)
+	scalars kindSet           // typeUnion: the kinds its plain scalar members take, if all are such
+	index   *propIndex        // typeObject: props, by a hash cheaper than the map's (see seal)
+	names   *nameIndex        // typeObject with props: the other spellings of their names (see names.go)
 	aliases map[string]string // typeObject: x-aliases of its properties, alias → property
 	// foldCase: a Go struct's type, whose fields encoding/json matches
 	// whatever the case of the key: the rule of names then renames only
