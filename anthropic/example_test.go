@@ -61,7 +61,7 @@ func ExampleTools_Unmarshal() {
 
 	// A reply of client.Messages.New, as the API sends it.
 	var message anthropic.Message
-	if err := json.Unmarshal([]byte(`{"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+	if err := json.Unmarshal([]byte(`{"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-6",
 		"stop_reason": "tool_use", "usage": {"input_tokens": 1, "output_tokens": 1}, "content": [
 		{"type": "tool_use", "id": "toolu_1", "name": "search", "input": {"tags": "[\"go\"]", "limit": "10"}}]}`), &message); err != nil {
 		log.Fatal(err)

@@ -223,7 +223,7 @@ func (a *api) run(t testing.TB, tools []anthropic.BetaTool) []map[string]any {
 	client := a.client()
 	runner := client.Beta.Messages.NewToolRunner(tools, anthropic.BetaToolRunnerParams{
 		BetaMessageNewParams: anthropic.BetaMessageNewParams{
-			Model:     anthropic.ModelClaudeSonnet4_5,
+			Model:     anthropic.ModelClaudeSonnet4_6,
 			MaxTokens: 1024,
 			Messages:  []anthropic.BetaMessageParam{anthropic.NewBetaUserMessage(anthropic.NewBetaTextBlock("Find last week's deploy messages in #general."))},
 		},
