@@ -23,7 +23,10 @@
 //
 // [NewChatTools] takes the []openai.ChatCompletionToolUnionParam of a Chat
 // Completions request, and its methods take the
-// openai.ChatCompletionMessageToolCallUnion of a reply's ToolCalls.
+// openai.ChatCompletionMessageToolCallUnion of a reply's ToolCalls, or, when
+// streaming, the function part of the call that the SDK's
+// ChatCompletionAccumulator.JustFinishedToolCall gives
+// ([ChatTools.UnmarshalFunction]).
 // [NewResponseTools] takes the []responses.ToolUnionParam of a Responses API
 // request, functions inside namespace tools included, and its methods take a
 // responses.ResponseFunctionToolCall (an output item's AsFunctionCall). Each

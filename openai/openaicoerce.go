@@ -67,6 +67,12 @@ type registry struct {
 // add compiles the parameters of one function. Functions without parameters
 // take anything, and are left out: their arguments pass through untouched.
 func (r *registry) add(n name, parameters any) error {
+	if _, dup := r.schemas[n]; dup {
+		// The API rejects a request naming a function twice; a registry
+		// that silently kept one of two schemas would repair against the
+		// wrong one.
+		return fmt.Errorf("openaicoerce: function %q declared twice", n)
+	}
 	if parameters == nil {
 		return nil
 	}
@@ -87,12 +93,6 @@ func (r *registry) add(n name, parameters any) error {
 	s, err := o.ParseSchema(text)
 	if err != nil {
 		return fmt.Errorf("openaicoerce: parameters of %q: %w", n, err)
-	}
-	if _, dup := r.schemas[n]; dup {
-		// The API rejects a request naming a function twice; a registry
-		// that silently kept one of two schemas would repair against the
-		// wrong one.
-		return fmt.Errorf("openaicoerce: function %q declared twice", n)
 	}
 	r.schemas[n] = s
 	return nil
@@ -213,6 +213,20 @@ func (t *ChatTools) Unmarshal(ctx context.Context, call openai.ChatCompletionMes
 		return err
 	}
 	return t.r.unmarshal(ctx, n, call.Function.Arguments, v)
+}
+
+// FunctionArguments is [ChatTools.Arguments] for the function part of a
+// call, as the stream accumulator's JustFinishedToolCall gives it (its
+// embedded ChatCompletionMessageFunctionToolCallFunction), or
+// ChatCompletionMessageFunctionToolCall.Function.
+func (t *ChatTools) FunctionArguments(ctx context.Context, f openai.ChatCompletionMessageFunctionToolCallFunction) (json.RawMessage, error) {
+	return t.r.arguments(ctx, name{function: f.Name}, f.Arguments)
+}
+
+// UnmarshalFunction is [ChatTools.Unmarshal] for the function part of a
+// call, as [ChatTools.FunctionArguments] takes it.
+func (t *ChatTools) UnmarshalFunction(ctx context.Context, f openai.ChatCompletionMessageFunctionToolCallFunction, v any) error {
+	return t.r.unmarshal(ctx, name{function: f.Name}, f.Arguments, v)
 }
 
 func (t *ChatTools) chatName(ctx context.Context, call openai.ChatCompletionMessageToolCallUnion) (name, error) {
