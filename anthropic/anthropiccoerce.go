@@ -161,6 +161,11 @@ func (o Options) WrapTools(tools ...anthropic.BetaTool) []anthropic.BetaTool {
 // t's input schema is compiled once, here. A schema that does not compile is
 // reported to OnError at each call, and t then runs with the input as sent.
 // A nil t is returned as it is.
+//
+// The runner names the OpenTelemetry span of a tool that the SDK's mcp
+// package made by a method outside the BetaTool interface, which the
+// wrapper cannot carry: such a tool, wrapped, runs as before, but its span
+// is named as a custom tool's (anthropic.custom_tool_use).
 func (o Options) WrapTool(t anthropic.BetaTool) anthropic.BetaTool {
 	if t == nil {
 		return nil
