@@ -259,3 +259,21 @@ func importDecl(paths []string, except map[string]bool) string {
 	b.WriteString(")\n\n")
 	return b.String()
 }
+
+// BlockImports returns the import paths a block declares itself.
+func BlockImports(b Block) []string {
+	code := b.Code
+	if !strings.HasPrefix(strings.TrimSpace(code), "package ") {
+		code = "package p\n" + code
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "", code, parser.ImportsOnly)
+	if err != nil {
+		return nil
+	}
+	var paths []string
+	for _, s := range f.Imports {
+		p, _ := strconv.Unquote(s.Path.Value)
+		paths = append(paths, p)
+	}
+	return paths
+}

@@ -128,6 +128,8 @@ var (
 )
 `,
 	}},
+	{"openai/README.md", Env{Imports: core}},    // whole files
+	{"anthropic/README.md", Env{Imports: core}}, // whole files
 	{"examples/agentoutput/README.md", Env{Imports: core}},
 	{"examples/workflow/README.md", Env{
 		Imports: core,
@@ -149,6 +151,14 @@ func TestREADMESnippetsCompile(t *testing.T) {
 	var all []string
 	for _, r := range readmes {
 		all = append(all, r.env.Imports...)
+		// And what the blocks import themselves (whole files, mostly).
+		md, err := os.ReadFile(filepath.Join("..", "..", r.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range Blocks(md) {
+			all = append(all, BlockImports(b)...)
+		}
 	}
 	slices.Sort(all)
 	c, err := NewChecker(slices.Compact(all)...)

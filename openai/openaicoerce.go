@@ -1,0 +1,294 @@
+package openaicoerce
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/coerce-go/coerce"
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/responses"
+)
+
+// Options configures the registries [Options.NewChatTools] and
+// [Options.NewResponseTools] make. The zero value coerces with coerce's
+// defaults and reports nothing.
+type Options struct {
+	// Coerce configures the conversions (e.g. StructuredOnly, WrapScalars)
+	// and the decoding of Unmarshal. UseNumber makes no difference to the
+	// argument text, whose numbers keep their digits. Coerce.OnChange, if
+	// set, receives the same changes as OnChange, without the call's
+	// context and the tool's name.
+	Coerce coerce.Options
+
+	// OnChange, if set, receives each repair made to a call's arguments
+	// (one [coerce.Change] per converted value, with its JSON Pointer path,
+	// the kind found, the type declared and the rule applied), with the
+	// context given to Arguments or Unmarshal and the function's name, for
+	// metrics. A call that needs no repair does not call it. It is called
+	// from the goroutine of the call and must be safe for concurrent use if
+	// the registry is.
+	OnChange func(ctx context.Context, tool string, c coerce.Change)
+
+	// Logger, if set, logs each repair at debug level with the function's
+	// name, as [coerce.LogChanges] does. A logger not enabled for debug
+	// level costs nothing.
+	Logger *slog.Logger
+
+	// OnError, if set, observes what could not be fixed: arguments that do
+	// not convert (err joins one *coerce.Error per failing parameter, each
+	// with its JSON Pointer path), argument text that is not a JSON object,
+	// and, from Unmarshal, a value the arguments do not decode into. The
+	// same error is returned to the caller, who decides what the model is
+	// told; OnError is the one place to count them all.
+	OnError func(ctx context.Context, tool string, err error)
+}
+
+// A name is the key of a function in a registry: its name, and for a
+// function inside a Responses API namespace tool, the namespace's.
+type name struct{ namespace, function string }
+
+func (n name) String() string {
+	if n.namespace == "" {
+		return n.function
+	}
+	return n.namespace + "." + n.function
+}
+
+// registry holds the compiled parameter schema of each function tool. It is
+// never modified after it is built, so it is safe for concurrent use.
+type registry struct {
+	opts    Options
+	schemas map[name]*coerce.Schema
+}
+
+// add compiles the parameters of one function. Functions without parameters
+// take anything, and are left out: their arguments pass through untouched.
+func (r *registry) add(n name, parameters any) error {
+	if _, dup := r.schemas[n]; dup {
+		// The API rejects a request naming a function twice; a registry
+		// that silently kept one of two schemas would repair against the
+		// wrong one.
+		return fmt.Errorf("openaicoerce: function %q declared twice", n)
+	}
+	if parameters == nil {
+		return nil
+	}
+	if m, ok := parameters.(map[string]any); ok && len(m) == 0 {
+		return nil
+	}
+	text, err := json.Marshal(parameters)
+	if err != nil {
+		return fmt.Errorf("openaicoerce: parameters of %q: %w", n, err)
+	}
+	if string(text) == "null" || string(text) == "{}" {
+		return nil
+	}
+	// Changes are reported per call, with the call's context (see
+	// schemaFor); the compiled schema reports nothing.
+	o := r.opts.Coerce
+	o.OnChange = nil
+	s, err := o.ParseSchema(text)
+	if err != nil {
+		return fmt.Errorf("openaicoerce: parameters of %q: %w", n, err)
+	}
+	r.schemas[n] = s
+	return nil
+}
+
+// arguments repairs the argument text of a call to n. Arguments of a
+// function the registry does not know are returned as they are, without
+// error: the program's own dispatch answers for an unknown name.
+func (r *registry) arguments(ctx context.Context, n name, arguments string) (json.RawMessage, error) {
+	raw := json.RawMessage(arguments)
+	s := r.schemas[n]
+	if s == nil {
+		return raw, nil
+	}
+	if report := r.reporter(ctx, n); report != nil {
+		o := r.opts.Coerce
+		o.OnChange = report
+		s = s.WithOptions(o)
+	}
+	out, err := s.CoerceJSON(raw)
+	if err != nil {
+		r.fail(ctx, n, err)
+	}
+	return out, err
+}
+
+// unmarshal repairs the arguments against the function's schema, the one
+// the model was shown, and decodes them into v with coerce.Unmarshal, which
+// repairs what v's Go type declares beyond the schema (a function the
+// registry does not know, or a parameter the schema leaves open). On any
+// error nothing is written to v.
+func (r *registry) unmarshal(ctx context.Context, n name, arguments string, v any) error {
+	raw, err := r.arguments(ctx, n, arguments)
+	if err != nil {
+		return err
+	}
+	o := r.opts.Coerce
+	o.OnChange = r.reporter(ctx, n)
+	if err := o.Unmarshal(raw, v); err != nil {
+		err = fmt.Errorf("openaicoerce: arguments of %q: %w", n, err)
+		r.fail(ctx, n, err)
+		return err
+	}
+	return nil
+}
+
+func (r *registry) reporter(ctx context.Context, n name) func(coerce.Change) {
+	return coerce.ReportChanges(ctx, n.String(), r.opts.Coerce.OnChange, r.opts.OnChange, r.opts.Logger)
+}
+
+func (r *registry) fail(ctx context.Context, n name, err error) {
+	if r.opts.OnError != nil {
+		r.opts.OnError(ctx, n.String(), err)
+	}
+}
+
+// ChatTools repairs the arguments of Chat Completions tool calls against the
+// parameters of the function tools a request declared. It is safe for
+// concurrent use.
+type ChatTools struct{ r registry }
+
+// NewChatTools compiles the parameters of each function tool in tools, the
+// Tools of the openai.ChatCompletionNewParams the model was sent, with
+// coerce's default options. See [Options.NewChatTools].
+func NewChatTools(tools []openai.ChatCompletionToolUnionParam) (*ChatTools, error) {
+	return Options{}.NewChatTools(tools)
+}
+
+// NewChatTools compiles the parameters of each function tool in tools, once.
+// Custom tools take free text, not JSON, and are left out. It fails if a
+// function's parameters are not a schema coerce can read, or a name is
+// declared twice; both are mistakes in the program's own tool list, best
+// found when it starts.
+func (o Options) NewChatTools(tools []openai.ChatCompletionToolUnionParam) (*ChatTools, error) {
+	t := &ChatTools{r: registry{opts: o, schemas: make(map[name]*coerce.Schema, len(tools))}}
+	var errs []error
+	for _, tool := range tools {
+		if f := tool.GetFunction(); f != nil {
+			if err := t.r.add(name{function: f.Name}, map[string]any(f.Parameters)); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// Arguments returns the call's Function.Arguments with every argument
+// converted to the type the function's parameters declare: JSON text where
+// an array or object was declared is parsed, "5" becomes 5 for an integer,
+// an object becomes JSON text for a string, and so on, by the rules of
+// package coerce. Arguments that already conform keep their bytes; when
+// nothing needs converting the text is returned as the model sent it.
+//
+// The error joins one *coerce.Error per parameter that could not be
+// converted; those stay as sent, the others are converted. A call to a
+// function the registry does not know is returned as it is, with no error.
+// A call to a custom tool is an error: its input is not JSON arguments.
+func (t *ChatTools) Arguments(ctx context.Context, call openai.ChatCompletionMessageToolCallUnion) (json.RawMessage, error) {
+	n, err := t.chatName(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	return t.r.arguments(ctx, n, call.Function.Arguments)
+}
+
+// Unmarshal decodes the call's arguments into v, as json.Unmarshal would,
+// once Arguments has repaired them against the function's parameters and
+// coerce.Unmarshal against v's Go type. Integers beyond 2^53 land exactly in
+// int64, uint64 and json.Number fields. On any error nothing is written to
+// v, and the error, meant to be read, is a fair tool result to send the
+// model.
+func (t *ChatTools) Unmarshal(ctx context.Context, call openai.ChatCompletionMessageToolCallUnion, v any) error {
+	n, err := t.chatName(ctx, call)
+	if err != nil {
+		return err
+	}
+	return t.r.unmarshal(ctx, n, call.Function.Arguments, v)
+}
+
+// FunctionArguments is [ChatTools.Arguments] for the function part of a
+// call, as the stream accumulator's JustFinishedToolCall gives it (its
+// embedded ChatCompletionMessageFunctionToolCallFunction), or
+// ChatCompletionMessageFunctionToolCall.Function.
+func (t *ChatTools) FunctionArguments(ctx context.Context, f openai.ChatCompletionMessageFunctionToolCallFunction) (json.RawMessage, error) {
+	return t.r.arguments(ctx, name{function: f.Name}, f.Arguments)
+}
+
+// UnmarshalFunction is [ChatTools.Unmarshal] for the function part of a
+// call, as [ChatTools.FunctionArguments] takes it.
+func (t *ChatTools) UnmarshalFunction(ctx context.Context, f openai.ChatCompletionMessageFunctionToolCallFunction, v any) error {
+	return t.r.unmarshal(ctx, name{function: f.Name}, f.Arguments, v)
+}
+
+func (t *ChatTools) chatName(ctx context.Context, call openai.ChatCompletionMessageToolCallUnion) (name, error) {
+	// The union's Type is empty for a call built in Go rather than decoded
+	// from the API; its Function then says what it is.
+	if call.Type != "" && call.Type != "function" {
+		n := name{function: call.Custom.Name}
+		err := fmt.Errorf("openaicoerce: call %q is a %s tool call, not a function call", call.ID, call.Type)
+		t.r.fail(ctx, n, err)
+		return n, err
+	}
+	return name{function: call.Function.Name}, nil
+}
+
+// ResponseTools repairs the arguments of Responses API function calls
+// against the parameters of the function tools a request declared,
+// including those inside namespace tools. It is safe for concurrent use.
+type ResponseTools struct{ r registry }
+
+// NewResponseTools compiles the parameters of each function tool in tools,
+// the Tools of the responses.ResponseNewParams the model was sent, with
+// coerce's default options. See [Options.NewResponseTools].
+func NewResponseTools(tools []responses.ToolUnionParam) (*ResponseTools, error) {
+	return Options{}.NewResponseTools(tools)
+}
+
+// NewResponseTools compiles the parameters of each function tool in tools,
+// and of each function inside a namespace tool, once. Other tools (custom,
+// built-in, MCP) are left out. It fails if a function's parameters are not
+// a schema coerce can read, or a name is declared twice.
+func (o Options) NewResponseTools(tools []responses.ToolUnionParam) (*ResponseTools, error) {
+	t := &ResponseTools{r: registry{opts: o, schemas: make(map[name]*coerce.Schema, len(tools))}}
+	var errs []error
+	for _, tool := range tools {
+		switch {
+		case tool.OfFunction != nil:
+			f := tool.OfFunction
+			errs = append(errs, t.r.add(name{function: f.Name}, f.Parameters))
+		case tool.OfNamespace != nil:
+			ns := tool.OfNamespace
+			for _, inner := range ns.Tools {
+				if f := inner.OfFunction; f != nil {
+					errs = append(errs, t.r.add(name{namespace: ns.Name, function: f.Name}, f.Parameters))
+				}
+			}
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// Arguments returns the call's Arguments repaired against the parameters of
+// the function it names (in its Namespace, if it has one), as
+// [ChatTools.Arguments] does.
+func (t *ResponseTools) Arguments(ctx context.Context, call responses.ResponseFunctionToolCall) (json.RawMessage, error) {
+	return t.r.arguments(ctx, name{namespace: call.Namespace, function: call.Name}, call.Arguments)
+}
+
+// Unmarshal decodes the call's repaired arguments into v, as
+// [ChatTools.Unmarshal] does.
+func (t *ResponseTools) Unmarshal(ctx context.Context, call responses.ResponseFunctionToolCall, v any) error {
+	return t.r.unmarshal(ctx, name{namespace: call.Namespace, function: call.Name}, call.Arguments, v)
+}
