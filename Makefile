@@ -21,11 +21,14 @@ BENCHTIME       ?= 100ms
 # Every module go.work lists: the core, each integration and each example
 # (modules of their own, so that the core keeps no third-party dependency).
 # Read from go.work, so that a module is checked as soon as it is listed.
-MODULES         := $(shell $(GO) work edit -json go.work | sed -n 's/.*"DiskPath": "\(.*\)".*/\1/p')
+MODULES         := $(shell $(GO) work edit -json go.work | sed -n 's/.*"DiskPath": "\(.*\)".*/\1/p') ./genkit
+# genkit is developed in a workspace of its own (genkit/go.work; the root
+# go.work says why): the go command finds it from inside genkit/, so the
+# steps below that cd into each module use it there.
 
-.PHONY: test forget-own-versions fmt vet lint race allocs fuzz-smoke suite shared-copies release-check no-trace fuzz bench bench-base tools clean
+.PHONY: test forget-own-versions fmt vet lint race doccheck-genkit allocs fuzz-smoke suite shared-copies release-check no-trace fuzz bench bench-base tools clean
 
-test: forget-own-versions fmt vet lint race allocs fuzz-smoke suite shared-copies release-check no-trace
+test: forget-own-versions fmt vet lint race doccheck-genkit allocs fuzz-smoke suite shared-copies release-check no-trace
 
 # A fresh machine, for our own modules. The workspace must build without any
 # version of github.com/coerce-go/... in the module cache, since none is
@@ -105,6 +108,11 @@ suite:
 	if [ $$rc -ne 0 ]; then $(GO) test -run '^$(SUITE)$$' .; exit $$rc; fi; \
 	printf '%s\n' "$$out" | awk '/^=== / {own = $$3 == "$(SUITE)"; next} /^--- / {own = 0} \
 		own {print; n++} END {if (!n) {print "$(SUITE) did not run, or logged no counts"; exit 1}}'
+
+# The READMEs' Go blocks of the genkit workspace (the others are checked
+# by race, in internal/doccheck).
+doccheck-genkit:
+	cd internal/doccheck && GOWORK=$(CURDIR)/genkit/go.work DOCCHECK_WORKSPACE=genkit $(GO) test -count=1 ./
 
 # The copies in testdata of ../shared's conformance vectors and JSON Schema
 # Test Suite still equal it, wherever ../shared exists (SHARED=dir for

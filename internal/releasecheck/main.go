@@ -194,11 +194,35 @@ func goEnv(ctx context.Context) (goEnvironment, error) {
 	return e, json.Unmarshal(out, &e)
 }
 
-// plan returns the core and the integrations, from the modules go.work lists.
+// plan returns the core and the integrations, from the modules go.work
+// lists and those of the workspaces of their own beside it (genkit/go.work:
+// see the root go.work), each once.
 func plan(ctx context.Context, root, gowork string) ([]target, error) {
 	var work struct{ Use []struct{ DiskPath string } }
 	if err := goJSON(ctx, &work, "work", "edit", "-json", gowork); err != nil {
 		return nil, err
+	}
+	others, _ := filepath.Glob(filepath.Join(root, "*", "go.work"))
+	for _, w := range others {
+		var more struct{ Use []struct{ DiskPath string } }
+		if err := goJSON(ctx, &more, "work", "edit", "-json", w); err != nil {
+			return nil, err
+		}
+		for _, u := range more.Use {
+			dir := u.DiskPath
+			if !filepath.IsAbs(dir) {
+				dir = filepath.Join(filepath.Dir(w), dir)
+			}
+			rel, err := filepath.Rel(root, dir)
+			if err != nil {
+				return nil, err
+			}
+			if !slices.ContainsFunc(work.Use, func(v struct{ DiskPath string }) bool {
+				return filepath.Clean(filepath.Join(root, v.DiskPath)) == filepath.Clean(dir)
+			}) {
+				work.Use = append(work.Use, struct{ DiskPath string }{"./" + filepath.ToSlash(rel)})
+			}
+		}
 	}
 	type goMod struct {
 		Module  struct{ Path string }
