@@ -67,10 +67,6 @@ func foldInto[S ~string | ~[]byte](b []byte, name S) []byte {
 	return b
 }
 
-// property is the declared property that key, which t does not declare,
-// stands for, or "".
-func (ix *nameIndex) property(key string) string { return nameOf(ix, key) }
-
 // renamesTo is the property t declares that key, which t does not
 // declare, stands for by the rule of names, or "".
 func renamesTo[S ~string | ~[]byte](t *Type, key S) string {
@@ -81,8 +77,9 @@ func renamesTo[S ~string | ~[]byte](t *Type, key S) string {
 	return p
 }
 
-// nameOf is nameIndex.property for a key as a string or as the bytes of
-// JSON text (without escapes), without allocating.
+// nameOf is the declared property that key, which t does not declare,
+// stands for by spelling or alias, or "": key as a string or as the bytes
+// of JSON text (without escapes), without allocating.
 func nameOf[S ~string | ~[]byte](ix *nameIndex, key S) string {
 	if ix == nil {
 		return ""

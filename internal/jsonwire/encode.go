@@ -453,13 +453,7 @@ const hexDigits = "0123456789abcdef"
 // appendString appends s quoted exactly as encoding/json writes a string
 // with HTML escaping off: short escapes for \b \f \n \r \t, \u00XX for other
 // control characters, U+2028 and U+2029 escaped, invalid UTF-8 replaced by
-// \ufffd.
-func appendString(dst []byte, s string) []byte {
-	dst, _ = appendStringContent(append(dst, '"'), s)
-	return append(dst, '"')
-}
-
-// appendString is appendString noting invalid UTF-8 in e.
+// \ufffd and noted in e (the value then fails: see encode).
 func (e *encoder) appendString(dst []byte, s string) []byte {
 	dst, ok := appendStringContent(append(dst, '"'), s)
 	e.badUTF8 = e.badUTF8 || !ok

@@ -68,15 +68,6 @@ func errTrailing(i int) *Error {
 	return errAt(Syntax, "trailing data", i)
 }
 
-func errRange[T Text](data T, start, end int) *Error {
-	const max = 40
-	text := string(data[start:min(end, start+max)])
-	if end-start > max {
-		text += "..."
-	}
-	return errAt(Range, "number "+text+" out of float64 range", start)
-}
-
 // quoteChar formats the character at data[i] for an error message.
 func quoteChar[T Text](data T, i int) string {
 	if c := data[i]; c < utf8.RuneSelf {
