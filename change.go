@@ -172,9 +172,10 @@ type Change struct {
 	Found Kind
 	// Preview is the beginning of the value as it was: at most
 	// PreviewLen bytes of a string (cut at a character boundary), the
-	// text of a number or boolean, and for an object or array written as
-	// JSON text (ToJSONText) the beginning of that text; empty for other
-	// objects and arrays.
+	// text of a number or boolean, and for a Go object or array written
+	// as JSON text (ToJSONText) the beginning of that text; empty for other
+	// objects and arrays (from JSON text, the text written is the
+	// result's, at Path).
 	Preview string
 	// Rule is the conversion applied.
 	Rule Rule
@@ -212,9 +213,11 @@ func logChange(ctx context.Context, l *slog.Logger, tool string, c Change) {
 // itself; the walker puts the path in front as the change bubbles up.
 func newChange(v any, t *Type, r Rule) Change {
 	c := Change{Declared: t.String(), Found: kindOf(v).public(), Preview: preview(v), Rule: r}
-	if r == ToJSONText && c.Preview == "" {
+	if r == ToJSONText && c.Preview == "" && !reflect.ValueOf(v).IsNil() {
 		// The text it became: a log of this repair should show what the
-		// object held. Changes are made only when someone listens.
+		// object held. Changes are made only when someone listens. (From
+		// JSON text, v is only the kind, a nil map or slice: the text is
+		// the result's, at the change's path.)
 		if b, err := json.Marshal(v); err == nil {
 			c.Preview = preview(string(b))
 		}

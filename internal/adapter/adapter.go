@@ -11,6 +11,8 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/coerce-go/coerce"
@@ -102,7 +104,11 @@ func (l Listeners) Rejected(ctx context.Context, tool string, err error) {
 func (l Listeners) attrs(ctx context.Context, tool string, a slog.Attr) []slog.Attr {
 	out := []slog.Attr{slog.String("tool", tool)}
 	if name, version, ok := Client(ctx); ok {
-		out = append(out, slog.Group("client", slog.String("name", name), slog.String("version", version)))
+		if version == "" {
+			out = append(out, slog.Group("client", slog.String("name", name)))
+		} else {
+			out = append(out, slog.Group("client", slog.String("name", name), slog.String("version", version)))
+		}
 	}
 	return append(out, a)
 }
@@ -233,4 +239,47 @@ func Preview(v any) string {
 		n--
 	}
 	return s[:n]
+}
+
+// TextPreviews fills in the Preview of each change that wrote an object or
+// array as JSON text and has none (coercion of JSON text does not keep
+// the object it read), from that text in the coerced arguments, so that a
+// log of the repair shows what the object held. It decodes args only if
+// such a change is there.
+func TextPreviews(changes []coerce.Change, args []byte) {
+	var decoded any
+	for i, c := range changes {
+		if c.Rule != coerce.ToJSONText || c.Preview != "" {
+			continue
+		}
+		if decoded == nil && json.Unmarshal(args, &decoded) != nil {
+			return
+		}
+		if s, ok := at(decoded, c.Path).(string); ok {
+			changes[i].Preview = Preview(s)
+		}
+	}
+}
+
+// at is the value at a JSON Pointer in v, or nil.
+func at(v any, pointer string) any {
+	if pointer == "" {
+		return v
+	}
+	for _, tok := range strings.Split(pointer[1:], "/") {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		switch c := v.(type) {
+		case map[string]any:
+			v = c[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil
+			}
+			v = c[i]
+		default:
+			return nil
+		}
+	}
+	return v
 }
