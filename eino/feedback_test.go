@@ -60,7 +60,9 @@ func (m feedbackModel) Stream(ctx context.Context, input []*schema.Message, opts
 	return schema.StreamReaderFromArray([]*schema.Message{msg}), nil
 }
 
-func (m feedbackModel) WithTools([]*schema.ToolInfo) (model.ToolCallingChatModel, error) { return m, nil }
+func (m feedbackModel) WithTools([]*schema.ToolInfo) (model.ToolCallingChatModel, error) {
+	return m, nil
+}
 
 func issuesTool(t *testing.T) echoTool {
 	t.Helper()

@@ -324,7 +324,6 @@ func (r *repairer) schema(name string, def map[string]any) *toolSchema {
 	return ts
 }
 
-
 // compiled is an input schema compiled with the default options, shared
 // by every middleware in the process.
 type compiled struct {

@@ -370,4 +370,3 @@ func inputSchemaJSON(tool mcp.Tool) ([]byte, bool) {
 	b, err := json.Marshal(in)
 	return b, err == nil
 }
-

@@ -58,7 +58,7 @@ func Example() {
 	for _, metric := range rm.ScopeMetrics[0].Metrics {
 		for _, dp := range metric.Data.(metricdata.Sum[int64]).DataPoints {
 			rule, _ := dp.Attributes.Value(otelcoerce.RuleKey)
-			fmt.Println(metric.Name, rule.Emit(), dp.Value)
+			fmt.Println(metric.Name, rule.String(), dp.Value)
 		}
 	}
 	// Unordered output:

@@ -34,7 +34,7 @@ func counts(t *testing.T, reader sdkmetric.Reader) []string {
 			for _, dp := range sum.DataPoints {
 				var attrs []string
 				for _, kv := range dp.Attributes.ToSlice() {
-					attrs = append(attrs, string(kv.Key)+"="+kv.Value.Emit())
+					attrs = append(attrs, string(kv.Key)+"="+kv.Value.String())
 				}
 				out = append(out, fmt.Sprintf("%s %s = %d", m.Name, strings.Join(attrs, ","), dp.Value))
 			}
