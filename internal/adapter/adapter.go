@@ -215,8 +215,12 @@ func Found(v any) string {
 		return "object"
 	case []any:
 		return "array"
+	case json.RawMessage:
+		return "json-text"
+	case json.Number, float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return "number"
 	}
-	return "number"
+	return "other"
 }
 
 // Preview is the beginning of a value found, at most coerce.PreviewLen
