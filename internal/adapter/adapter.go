@@ -87,7 +87,7 @@ func (l Listeners) Rejected(ctx context.Context, tool string, err error) {
 	for _, e := range Errors(err) {
 		var ce *coerce.Error
 		if !errors.As(e, &ce) {
-			l.Logger.LogAttrs(ctx, slog.LevelWarn, "coerce: call rejected", l.attrs(ctx, tool,
+			l.Logger.LogAttrs(ctx, slog.LevelWarn, "coerce: arguments not coerced", l.attrs(ctx, tool,
 				slog.Group("rejection", slog.String("rule", Reason(e)), slog.String("error", e.Error())))...)
 			continue
 		}

@@ -91,7 +91,7 @@ level=WARN msg="coerce: argument rejected" tool=search rejection.path=/tags reje
 	}
 	buf.Reset()
 	l.Rejected(context.Background(), "search", errors.New("schema does not compile"))
-	if !strings.Contains(buf.String(), `msg="coerce: call rejected" tool=search rejection.rule=other`) {
+	if !strings.Contains(buf.String(), `msg="coerce: arguments not coerced" tool=search rejection.rule=other`) {
 		t.Errorf("log: %s", buf.String())
 	}
 }
