@@ -101,7 +101,13 @@ func fbFlatten(err error) []error {
 		}
 		return 0
 	})
-	return out
+	// One line per argument: a value coercion could not convert may break
+	// an enum as well (Check runs on what coercion left), and the first
+	// says enough.
+	return slices.CompactFunc(out, func(a, b error) bool {
+		var ea, eb *Error
+		return errors.As(a, &ea) && errors.As(b, &eb) && ea.Path == eb.Path
+	})
 }
 
 func (s *Schema) fbDescribe(b *strings.Builder, e *Error) {

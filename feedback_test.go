@@ -179,3 +179,18 @@ func TestNotice(t *testing.T) {
 		t.Error("Notice(nil) is not empty")
 	}
 }
+
+// An argument that fails coercion and Check alike gets one line.
+func TestFeedbackOneLinePerArgument(t *testing.T) {
+	s, err := ParseSchema([]byte(`{"type": "object", "properties": {"n": {"type": "integer", "enum": [1, 2]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Coerce(map[string]any{"n": "x"})
+	err = errors.Join(err, s.Check(out))
+	want := `Invalid arguments: 1 problem. Correct it and send the call again.
+- /n: expected one of: 1, 2; found the string "x", which is not valid (not a number). Example: 1`
+	if got := s.Feedback(err); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
