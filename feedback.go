@@ -396,9 +396,9 @@ func fbFoundWords(v any) string {
 	case json.RawMessage:
 		return "the JSON text " + fbCut(string(bytes.TrimSpace(v)), PreviewLen)
 	case map[string]any:
-		return "an object " + fbCut(fbJSON(v), PreviewLen)
+		return strings.TrimSpace("an object " + fbCut(fbJSON(v), PreviewLen))
 	case []any:
-		return "an array " + fbCut(fbJSON(v), PreviewLen)
+		return strings.TrimSpace("an array " + fbCut(fbJSON(v), PreviewLen))
 	}
 	return "a value of Go type " + fmt.Sprintf("%T", v)
 }
@@ -430,7 +430,7 @@ func fbJSON(v any) string {
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if enc.Encode(v) != nil {
-		return fmt.Sprint(v)
+		return "" // no JSON form (a cycle, NaN): never walk it again
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }

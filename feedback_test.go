@@ -194,3 +194,47 @@ func TestFeedbackOneLinePerArgument(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// Feedback of a value that has no JSON form (a cycle) names its kind, and
+// does not walk it again.
+func TestFeedbackCycle(t *testing.T) {
+	m := map[string]any{}
+	m["self"] = m
+	got := Feedback(&Error{Path: "/m", Declared: "string", Value: m, Err: ErrKind})
+	if !strings.Contains(got, "; found an object. Example:") {
+		t.Errorf("got %q", got)
+	}
+}
+
+// Whatever the arguments, feedback is deterministic and bounded.
+func FuzzFeedback(f *testing.F) {
+	text, err := os.ReadFile("testdata/feedback/github-list_issues.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	s, err := ParseSchema(text)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add([]byte(`{"owner": "a", "repo": "b", "perPage": "ten", "state": "opne", "labels": "[\"bug\",", "fields": ["titel"]}`))
+	f.Add([]byte(`{"field_filters": [{"values": "x"}, {"field_name": 5}], "orderBy": ["CREATED_AT"]}`))
+	f.Add([]byte(`[1, 2`))
+	f.Fuzz(func(t *testing.T, args []byte) {
+		out, err := s.CoerceJSON(args)
+		if err == nil {
+			err = s.CheckJSON(out)
+		} else {
+			err = errors.Join(err, s.CheckJSON(out))
+		}
+		got := s.Feedback(err)
+		if again := s.Feedback(err); again != got {
+			t.Fatalf("not deterministic:\n%s\n%s", got, again)
+		}
+		if len(got) > 6000 {
+			t.Fatalf("%d bytes of feedback", len(got))
+		}
+		if (err == nil) != (got == "") {
+			t.Fatalf("error %v, feedback %q", err, got)
+		}
+	})
+}
