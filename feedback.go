@@ -870,6 +870,26 @@ func (c Change) fbNotice() string {
 		return "arrived as a boolean; send a string, in quotes."
 	case Wrapped:
 		return "arrived as a single value; send " + declared + "."
+	case TemplateTokens:
+		return "arrived with template tokens in its JSON text; send plain JSON."
+	case Comments:
+		return "arrived with comments in its JSON text; send JSON without comments."
+	case PythonLiterals:
+		return "arrived with Python literals (True, False, None); send JSON's true, false, null."
+	case SingleQuotes:
+		return "arrived with single-quoted strings; send JSON strings, in double quotes."
+	case UnquotedKeys:
+		return "arrived with unquoted keys; put every key in double quotes."
+	case TrailingCommas:
+		return "arrived with trailing commas; send JSON without them."
+	case Renamed:
+		return "arrived under another spelling of its name; use the name as declared."
+	case NullRemoved:
+		return "arrived as null, which it does not take; leave it out instead."
+	case EnumCase:
+		return "arrived in another case than the value allowed; send the value exactly as declared."
+	case InvalidEscapes:
+		return "arrived with invalid escapes in its strings; escape a backslash as \\\\."
 	}
 	return ""
 }

@@ -238,3 +238,17 @@ func FuzzFeedback(f *testing.F) {
 		}
 	})
 }
+
+// Every rule a model can learn from has a notice.
+func TestNoticeEveryRule(t *testing.T) {
+	for r := JSONText; ; r++ {
+		name := r.String()
+		if strings.HasPrefix(name, "Rule(") {
+			break
+		}
+		got := Notice([]Change{{Path: "/x", Declared: "list[str]", Found: String, Rule: r}})
+		if (got == "") != (r == ViaJSON) {
+			t.Errorf("%s: notice %q", name, got)
+		}
+	}
+}

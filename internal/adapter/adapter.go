@@ -287,3 +287,34 @@ func at(v any, pointer string) any {
 	}
 	return v
 }
+
+// ReportChanges returns the coerce.Options.OnChange of one call of a tool,
+// for an integration that reports each change to inner (the OnChange of
+// its coerce.Options), to report with the call's context and the tool's
+// name, and to l at debug level with the same, skipping those that are
+// nil. It returns nil when nobody would hear of a change (l counts only if
+// it logs debug records for ctx), so that such calls cost nothing. It was
+// coerce.ReportChanges; the integrations that report a call's changes
+// once the call goes on use Listeners.Repaired instead.
+func ReportChanges(ctx context.Context, tool string, inner func(coerce.Change), report func(context.Context, string, coerce.Change), l *slog.Logger) func(coerce.Change) {
+	if l != nil && !l.Enabled(ctx, slog.LevelDebug) {
+		l = nil
+	}
+	switch {
+	case report == nil && l == nil:
+		return inner
+	case inner == nil && l == nil:
+		return func(c coerce.Change) { report(ctx, tool, c) }
+	}
+	return func(c coerce.Change) {
+		if inner != nil {
+			inner(c)
+		}
+		if report != nil {
+			report(ctx, tool, c)
+		}
+		if l != nil {
+			l.LogAttrs(ctx, slog.LevelDebug, "coerce: argument repaired", slog.String("tool", tool), slog.Any("change", c))
+		}
+	}
+}

@@ -120,3 +120,32 @@ func TestTextPreviews(t *testing.T) {
 		t.Errorf("preview of %d bytes", len(p))
 	}
 }
+
+// ReportChanges hands each change to every listener set, in order, with
+// the call's context and tool; with none that would hear, it is nil.
+func TestReportChanges(t *testing.T) {
+	type key struct{}
+	ctx := context.WithValue(context.Background(), key{}, "call-7")
+	var got []string
+	inner := func(c coerce.Change) { got = append(got, "inner "+c.Path) }
+	report := func(ctx context.Context, tool string, c coerce.Change) {
+		got = append(got, fmt.Sprintf("report %s %s %v", tool, c.Path, ctx.Value(key{})))
+	}
+	var buf bytes.Buffer
+	debug, quiet := textLogger(&buf, slog.LevelDebug), textLogger(&buf, slog.LevelInfo)
+	if f := ReportChanges(ctx, "search", nil, nil, quiet); f != nil {
+		t.Error("ReportChanges with nobody listening is not nil")
+	}
+	ReportChanges(ctx, "search", inner, report, debug)(coerce.Change{Path: "/n", Rule: coerce.NumberFromText})
+	if want := []string{"inner /n", "report search /n call-7"}; !slices.Equal(got, want) {
+		t.Errorf("listeners heard %q, want %q", got, want)
+	}
+	if log := buf.String(); !strings.Contains(log, "tool=search") || !strings.Contains(log, "change.path=/n") {
+		t.Errorf("log %q lacks the tool or the path", log)
+	}
+	got = nil
+	ReportChanges(ctx, "search", nil, report, quiet)(coerce.Change{Path: "/m"})
+	if want := []string{"report search /m call-7"}; !slices.Equal(got, want) {
+		t.Errorf("listeners heard %q, want %q", got, want)
+	}
+}
