@@ -2,6 +2,7 @@ package coerce
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"reflect"
 	"strconv"
@@ -171,7 +172,10 @@ type Change struct {
 	Found Kind
 	// Preview is the beginning of the value as it was: at most
 	// PreviewLen bytes of a string (cut at a character boundary), the
-	// text of a number or boolean, empty for objects and arrays.
+	// text of a number or boolean, and for a Go object or array written
+	// as JSON text (ToJSONText) the beginning of that text; empty for other
+	// objects and arrays (from JSON text, the text written is the
+	// result's, at Path).
 	Preview string
 	// Rule is the conversion applied.
 	Rule Rule
@@ -197,8 +201,6 @@ func (c Change) LogValue() slog.Value {
 // server can see how often and how its clients send broken arguments:
 //
 //	opts := coerce.Options{OnChange: coerce.LogChanges(slog.Default(), "search")}
-//
-// Where each call has a context, [ReportChanges] logs with it.
 func LogChanges(l *slog.Logger, tool string) func(Change) {
 	return func(c Change) { logChange(context.Background(), l, tool, c) }
 }
@@ -207,41 +209,20 @@ func logChange(ctx context.Context, l *slog.Logger, tool string, c Change) {
 	l.DebugContext(ctx, "coerce: argument repaired", slog.String("tool", tool), slog.Any("change", c))
 }
 
-// ReportChanges returns the Options.OnChange of one call of a tool, for an
-// integration that offers its users the three listeners every integration
-// in this repository does: it hands each change to inner (the OnChange of
-// the options the integration was given), to report with the call's
-// context and the tool's name, and to l at debug level with the same
-// (see [LogChanges]), skipping those that are nil. It returns nil when
-// nobody would hear of a change (l counts only if it logs debug records
-// for ctx), so that such calls cost nothing.
-func ReportChanges(ctx context.Context, tool string, inner func(Change), report func(context.Context, string, Change), l *slog.Logger) func(Change) {
-	if l != nil && !l.Enabled(ctx, slog.LevelDebug) {
-		l = nil
-	}
-	switch {
-	case report == nil && l == nil:
-		return inner
-	case inner == nil && l == nil:
-		return func(c Change) { report(ctx, tool, c) }
-	}
-	return func(c Change) {
-		if inner != nil {
-			inner(c)
-		}
-		if report != nil {
-			report(ctx, tool, c)
-		}
-		if l != nil {
-			logChange(ctx, l, tool, c)
-		}
-	}
-}
-
 // newChange describes the conversion of v to t by rule r, at the value
 // itself; the walker puts the path in front as the change bubbles up.
 func newChange(v any, t *Type, r Rule) Change {
-	return Change{Declared: t.String(), Found: kindOf(v).public(), Preview: preview(v), Rule: r}
+	c := Change{Declared: t.String(), Found: kindOf(v).public(), Preview: preview(v), Rule: r}
+	if r == ToJSONText && c.Preview == "" && !reflect.ValueOf(v).IsNil() {
+		// The text it became: a log of this repair should show what the
+		// object held. Changes are made only when someone listens. (From
+		// JSON text, v is only the kind, a nil map or slice: the text is
+		// the result's, at the change's path.)
+		if b, err := json.Marshal(v); err == nil {
+			c.Preview = preview(string(b))
+		}
+	}
+	return c
 }
 
 // preview is the beginning of a scalar's text, at most PreviewLen bytes.

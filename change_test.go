@@ -2,10 +2,7 @@ package coerce
 
 import (
 	"bytes"
-	"context"
-	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -36,7 +33,7 @@ func TestChangeReport(t *testing.T) {
 			{Path: "/b", Declared: "boolean", Found: Number, Preview: "1", Rule: BooleanFromNumber},
 		}},
 		{"null", "", "int | None", []Change{{Declared: "null", Found: String, Rule: NullFromText}}},
-		{"to text", map[string]any{"a": 1.0}, "str", []Change{{Declared: "string", Found: Object, Rule: ToJSONText}}},
+		{"to text", map[string]any{"a": 1.0}, "str", []Change{{Declared: "string", Found: Object, Preview: `{"a":1}`, Rule: ToJSONText}}},
 		{"number to text", 5.0, "str", []Change{{Declared: "string", Found: Number, Preview: "5", Rule: NumberToText}}},
 		{"long preview", long, "int | None", nil},
 		{"nothing to do", []any{1.0}, "list[int]", nil},
@@ -111,39 +108,6 @@ func TestLogChanges(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("log %q lacks %q", out, want)
 		}
-	}
-}
-
-// ReportChanges hands each change to every listener set, in order, with
-// the call's context and tool; with none that would hear, it is nil.
-func TestReportChanges(t *testing.T) {
-	type key struct{}
-	ctx := context.WithValue(context.Background(), key{}, "call-7")
-	var got []string
-	inner := func(c Change) { got = append(got, "inner "+c.Path) }
-	report := func(ctx context.Context, tool string, c Change) {
-		got = append(got, fmt.Sprintf("report %s %s %v", tool, c.Path, ctx.Value(key{})))
-	}
-	var buf bytes.Buffer
-	debug := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	quiet := slog.New(slog.NewTextHandler(&buf, nil)) // info and above
-
-	if f := ReportChanges(ctx, "search", nil, nil, quiet); f != nil {
-		t.Error("ReportChanges with nobody listening is not nil")
-	}
-	f := ReportChanges(ctx, "search", inner, report, debug)
-	f(Change{Path: "/n", Rule: NumberFromText})
-	want := []string{"inner /n", "report search /n call-7"}
-	if !slices.Equal(got, want) {
-		t.Errorf("listeners heard %q, want %q", got, want)
-	}
-	if log := buf.String(); !strings.Contains(log, "tool=search") || !strings.Contains(log, "change.path=/n") {
-		t.Errorf("log %q lacks the tool or the path", log)
-	}
-	got = nil
-	ReportChanges(ctx, "search", nil, report, quiet)(Change{Path: "/m"})
-	if want := []string{"report search /m call-7"}; !slices.Equal(got, want) {
-		t.Errorf("listeners heard %q, want %q", got, want)
 	}
 }
 

@@ -28,6 +28,16 @@ var (
 	// ErrLimit: the value is nested deeper or is larger than the configured
 	// limits allow (cyclic maps and slices end here too).
 	ErrLimit = errors.New("limit exceeded")
+	// ErrUnknownName: an argument the schema does not declare, in an object
+	// that allows no others (additionalProperties: false). Only
+	// Schema.Check reports it: coercion passes such arguments through.
+	ErrUnknownName = errors.New("unknown name")
+	// ErrMissing: a required argument is absent. Only Schema.Check reports
+	// it: absence is not coercion's business.
+	ErrMissing = errors.New("missing required")
+	// ErrEnum: a value that is not one of those an enum or const allows.
+	// Only Schema.Check reports it: coercion leaves values to a validator.
+	ErrEnum = errors.New("not an allowed value")
 )
 
 // Error reports a value that could not be converted to its declared type.
@@ -42,7 +52,9 @@ type Error struct {
 	Declared string
 	// Value is the value found there, as it was.
 	Value any
-	// Err is one of ErrSyntax, ErrKind, ErrPrecision, ErrUnknownType, ErrLimit.
+	// Err is one of ErrSyntax, ErrKind, ErrPrecision, ErrUnknownType,
+	// ErrLimit, or, from Schema.Check, ErrUnknownName, ErrMissing or
+	// ErrEnum.
 	Err error
 	// Detail says more, e.g. how JSON text went wrong; it may be empty.
 	Detail string

@@ -66,13 +66,18 @@
 //
 // # When coercion fails
 //
-// A value that cannot be converted ("many" for an integer) reaches the tool
-// as the model sent it, next to the values that converted, and the tool's
-// own decoding reports it as it would have without coercion: the same
-// error from the same place, which fails the run or goes back to the model
-// as the ToolsNode and the tool decide. [Options.OnError] hears of it
-// first, with the *[coerce.Error] of each failing argument, and of a schema
-// that could not be read or compiled.
+// A call with a value that cannot be converted ("many" for an integer) does
+// not reach the tool: its output, which the ToolsNode hands back to the
+// model, is [coerce.Schema.Feedback], naming the argument, the type
+// declared, what was found and a valid example, so that the model corrects
+// the call on its next turn. With [Options.Validate], so are calls with a
+// required argument missing, a name the schema does not declare or a value
+// outside an enum ([coerce.Schema.Check]). [Options.KeepSDKErrors] lets
+// such calls reach the tool as sent, whose own decoding reports them as
+// before. [Options.OnError] hears of each, with the *[coerce.Error] of
+// each failing argument, and of a schema that could not be read or
+// compiled; [Options.NoticeRepairs] appends to a repaired call's output how
+// it was repaired.
 //
 // # Options
 //
@@ -83,10 +88,11 @@
 //		OnChange: func(ctx context.Context, tool string, c coerce.Change) { ... },
 //		OnError:  func(ctx context.Context, tool string, err error) { ... },
 //		Logger:   slog.Default(),
+//		Validate: true,
 //	}.Install(&conf)
 //
 // OnChange hears of each repair with the call's context and the tool's
-// name, Logger logs each at debug level ([coerce.LogChanges]), and Coerce
+// name, Logger logs each at debug level and each rejection at warn, and Coerce
 // sets how values convert ([coerce.Options]).
 //
 // [utils.InferTool]: https://pkg.go.dev/github.com/cloudwego/eino/components/tool/utils#InferTool

@@ -3,9 +3,11 @@ package einocoerce
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"reflect"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 	"github.com/coerce-go/coerce"
+	"github.com/coerce-go/coerce/internal/adapter"
 )
 
 // Options configure the coercion that [Options.Install] and [Options.Wrap]
@@ -26,22 +29,49 @@ type Options struct {
 	Coerce coerce.Options
 
 	// OnError, if set, is called when some arguments of a tool call could
-	// not be coerced, or the tool's schema could not be read or compiled.
-	// The call goes on regardless: the arguments that converted are
-	// converted, the others reach the tool as the model sent them, and the
-	// tool's own decoding reports them as it would have without coercion.
-	// err joins one *coerce.Error per failing argument (see
-	// coerce.Error.Path). tool is the tool's name; it is empty when the
-	// tool's Info failed.
+	// not be coerced or break the schema's other rules (a required
+	// argument missing, a name a closed object does not declare, a value
+	// outside an enum: see coerce.Schema.Check), or the tool's schema could
+	// not be read or compiled. err joins one *coerce.Error per failing
+	// argument (see coerce.Error.Path). tool is the tool's name; it is
+	// empty when the tool's Info failed.
 	OnError func(ctx context.Context, tool string, err error)
+
+	// KeepSDKErrors lets a call whose arguments cannot be fixed go on to
+	// the tool: the arguments that converted are converted, the others
+	// reach it as the model sent them, and its own decoding reports them,
+	// usually as an error that ends the graph's run. By default the tool
+	// does not run, and the call's output, which the ToolsNode hands back
+	// to the model, is coerce.Schema.Feedback: per failing argument its
+	// path, the type declared, what was found and a valid example, so that
+	// the model corrects its call on its next turn.
+	KeepSDKErrors bool
+
+	// Validate also refuses, with the same feedback, calls that break the
+	// schema's other rules, which eino never checks: a required argument
+	// missing, a name an object with additionalProperties false does not
+	// declare, a value outside an enum (see coerce.Schema.Check). It is
+	// off by default because the schemas eino infers from Go structs
+	// (utils.InferTool) require every field, so a model that leaves out
+	// one the tool treats as optional would be refused; turn it on for
+	// tools whose schemas say what they mean.
+	Validate bool
+
+	// NoticeRepairs appends to the output of a repaired call (of
+	// InvokableRun, and a text part to that of an enhanced tool's) a text
+	// saying how its arguments were repaired (coerce.Notice), so that the
+	// model sends them as declared next time. Streamed outputs are left
+	// as they are.
+	NoticeRepairs bool
 
 	// OnChange, if set, is called for each conversion made in a call's
 	// arguments, with the call's context and the tool's name. Leaving it
 	// nil costs nothing per call.
 	OnChange func(ctx context.Context, tool string, c coerce.Change)
 
-	// Logger, if set, logs each conversion at debug level with the tool's
-	// name (see coerce.LogChanges).
+	// Logger, if set, logs each conversion at debug level and each
+	// rejected argument at warn level, with the tool's name and the
+	// argument's path, declared type, kind and preview found, and rule.
 	Logger *slog.Logger
 }
 
@@ -228,14 +258,22 @@ func compile(info *schema.ToolInfo, opts coerce.Options) (*coerce.Schema, error)
 	return s, nil
 }
 
-// coerce returns a call's arguments converted to the tool's schema: the
-// very string given when nothing needed converting, or when nothing could
-// be done.
-func (c *core) coerce(ctx context.Context, args string) string {
+// A call is a tool call's arguments as coercion leaves them: converted
+// (the very string given when nothing needed converting, or nothing could
+// be done), or refused with feedback for the model; and the notice of
+// the repairs, if asked for.
+type call struct {
+	args   string
+	reject string
+	notice string
+}
+
+// coerce converts a call's arguments to the tool's schema.
+func (c *core) coerce(ctx context.Context, args string) call {
 	if blank(args) {
 		// No arguments: the tool decides what that means, and an error about
 		// it from coercion would be noise.
-		return args
+		return call{args: args}
 	}
 	k, err := c.load(ctx)
 	if err == nil {
@@ -243,37 +281,50 @@ func (c *core) coerce(ctx context.Context, args string) string {
 	}
 	if err != nil {
 		c.fail(ctx, k, err)
-		return args
+		return call{args: args}
 	}
 	if k.schema == nil {
-		return args
+		return call{args: args}
 	}
+	l := adapter.Listeners{Inner: k.opts.OnChange, OnChange: c.opts.OnChange, OnError: c.opts.OnError, Logger: c.opts.Logger}
+	o, changes := adapter.Collect(k.opts, c.opts.NoticeRepairs || l.Hears(ctx))
 	s := k.schema
-	if c.opts.OnChange != nil || c.opts.Logger != nil {
-		opts := k.opts
-		opts.OnChange = coerce.ReportChanges(ctx, k.name, opts.OnChange, c.opts.OnChange, c.opts.Logger)
-		s = s.WithOptions(opts)
+	if changes != nil {
+		s = s.WithOptions(o)
 	}
 	in := []byte(args)
 	out, err := s.CoerceJSON(in)
+	if c.opts.Validate && !c.opts.KeepSDKErrors {
+		// Nothing in eino validates arguments before the tool decodes
+		// them, so what a validator would refuse is checked here.
+		err = errors.Join(err, k.schema.CheckJSON(out))
+	}
 	if err != nil {
-		c.fail(ctx, k, err)
+		l.Rejected(ctx, k.name, err)
+		if !c.opts.KeepSDKErrors && adapter.Arguments(err) {
+			return call{args: args, reject: k.schema.Feedback(err)}
+		}
 	}
-	if len(out) == len(in) && (len(in) == 0 || &out[0] == &in[0]) {
-		return args // CoerceJSON returns its input when it changed nothing
+	res := call{args: args}
+	if len(out) != len(in) || (len(in) > 0 && &out[0] != &in[0]) {
+		res.args = string(out) // CoerceJSON returns its input when it changed nothing
 	}
-	return string(out)
+	if changes != nil && len(*changes) > 0 {
+		adapter.TextPreviews(*changes, out)
+		l.Repaired(ctx, k.name, *changes)
+		if c.opts.NoticeRepairs {
+			res.notice = coerce.Notice(*changes)
+		}
+	}
+	return res
 }
 
 func (c *core) fail(ctx context.Context, k *compiled, err error) {
-	if c.opts.OnError == nil {
-		return
-	}
 	name := ""
 	if k != nil {
 		name = k.name
 	}
-	c.opts.OnError(ctx, name, err)
+	adapter.Listeners{OnError: c.opts.OnError, Logger: c.opts.Logger}.Rejected(ctx, name, err)
 }
 
 // blank reports whether args is empty or JSON whitespace only.
@@ -296,7 +347,15 @@ type invoke struct {
 }
 
 func (r invoke) InvokableRun(ctx context.Context, argumentsInJSON string, opts ...tool.Option) (string, error) {
-	return r.it.InvokableRun(ctx, r.c.coerce(ctx, argumentsInJSON), opts...)
+	call := r.c.coerce(ctx, argumentsInJSON)
+	if call.reject != "" {
+		return call.reject, nil
+	}
+	out, err := r.it.InvokableRun(ctx, call.args, opts...)
+	if err == nil && call.notice != "" {
+		out += "\n\n" + call.notice
+	}
+	return out, err
 }
 
 type stream struct {
@@ -305,7 +364,11 @@ type stream struct {
 }
 
 func (r stream) StreamableRun(ctx context.Context, argumentsInJSON string, opts ...tool.Option) (*schema.StreamReader[string], error) {
-	return r.st.StreamableRun(ctx, r.c.coerce(ctx, argumentsInJSON), opts...)
+	call := r.c.coerce(ctx, argumentsInJSON)
+	if call.reject != "" {
+		return schema.StreamReaderFromArray([]string{call.reject}), nil
+	}
+	return r.st.StreamableRun(ctx, call.args, opts...)
 }
 
 type enhancedInvoke struct {
@@ -314,7 +377,21 @@ type enhancedInvoke struct {
 }
 
 func (r enhancedInvoke) InvokableRun(ctx context.Context, toolArgument *schema.ToolArgument, opts ...tool.Option) (*schema.ToolResult, error) {
-	return r.eit.InvokableRun(ctx, r.c.coerceArgument(ctx, toolArgument), opts...)
+	a, call := r.c.coerceArgument(ctx, toolArgument)
+	if call.reject != "" {
+		return textResult(call.reject), nil
+	}
+	res, err := r.eit.InvokableRun(ctx, a, opts...)
+	if err == nil && res != nil && call.notice != "" {
+		out := *res
+		out.Parts = append(slices.Clip(res.Parts), schema.ToolOutputPart{Type: schema.ToolPartTypeText, Text: call.notice})
+		return &out, nil
+	}
+	return res, err
+}
+
+func textResult(text string) *schema.ToolResult {
+	return &schema.ToolResult{Parts: []schema.ToolOutputPart{{Type: schema.ToolPartTypeText, Text: text}}}
 }
 
 type enhancedStream struct {
@@ -323,22 +400,26 @@ type enhancedStream struct {
 }
 
 func (r enhancedStream) StreamableRun(ctx context.Context, toolArgument *schema.ToolArgument, opts ...tool.Option) (*schema.StreamReader[*schema.ToolResult], error) {
-	return r.est.StreamableRun(ctx, r.c.coerceArgument(ctx, toolArgument), opts...)
+	a, call := r.c.coerceArgument(ctx, toolArgument)
+	if call.reject != "" {
+		return schema.StreamReaderFromArray([]*schema.ToolResult{textResult(call.reject)}), nil
+	}
+	return r.est.StreamableRun(ctx, a, opts...)
 }
 
 // coerceArgument is coerce for the enhanced tools' argument; it returns a
 // copy when the text changes, never modifying the caller's.
-func (c *core) coerceArgument(ctx context.Context, a *schema.ToolArgument) *schema.ToolArgument {
+func (c *core) coerceArgument(ctx context.Context, a *schema.ToolArgument) (*schema.ToolArgument, call) {
 	if a == nil {
-		return a
+		return a, call{}
 	}
-	text := c.coerce(ctx, a.Text)
-	if text == a.Text {
-		return a
+	res := c.coerce(ctx, a.Text)
+	if res.args == a.Text {
+		return a, res
 	}
 	b := *a
-	b.Text = text
-	return &b
+	b.Text = res.args
+	return &b, res
 }
 
 type (

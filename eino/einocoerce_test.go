@@ -99,16 +99,16 @@ func TestTypedToolGetsExactIntegers(t *testing.T) {
 	}
 }
 
-// What cannot be converted reaches the tool as the model sent it, next to
-// what could, and OnError says what and where; the tool's own decoding then
-// fails as it would have.
+// With KeepSDKErrors, what cannot be converted reaches the tool as the
+// model sent it, next to what could, and OnError says what and where; the
+// tool's own decoding then fails as it would have.
 func TestOnError(t *testing.T) {
 	type report struct {
 		tool string
 		err  error
 	}
 	var reports []report
-	opts := einocoerce.Options{OnError: func(_ context.Context, tool string, err error) {
+	opts := einocoerce.Options{KeepSDKErrors: true, OnError: func(_ context.Context, tool string, err error) {
 		reports = append(reports, report{tool, err})
 	}}
 	var rec received[searchInput]

@@ -13,6 +13,7 @@ import (
 	"charm.land/fantasy"
 	"charm.land/fantasy/jsonrepair"
 	"github.com/coerce-go/coerce"
+	"github.com/coerce-go/coerce/internal/adapter"
 )
 
 // Options configures the tools and the repair hook this package makes. The
@@ -245,7 +246,7 @@ func rewriteMaps(s any) (any, bool) {
 // coerceInput returns input coerced to schema, reporting the changes once
 // the result is certain and what could not be converted.
 func (o Options) coerceInput(ctx context.Context, schema *coerce.Schema, name, input string) string {
-	report := coerce.ReportChanges(ctx, name, o.Coerce.OnChange, o.OnChange, o.Logger)
+	report := adapter.ReportChanges(ctx, name, o.Coerce.OnChange, o.OnChange, o.Logger)
 	var changes []coerce.Change
 	if report != nil {
 		co := o.Coerce
@@ -375,7 +376,7 @@ func (o Options) unwrapInput(ctx context.Context, name, input string, required [
 	if err != nil {
 		return "", false, nil
 	}
-	if report := coerce.ReportChanges(ctx, name, o.Coerce.OnChange, o.OnChange, o.Logger); report != nil {
+	if report := adapter.ReportChanges(ctx, name, o.Coerce.OnChange, o.OnChange, o.Logger); report != nil {
 		report(change)
 	}
 	return string(out), true, nil

@@ -78,7 +78,15 @@
 // [Options] says what to do besides: Coerce sets the conversions
 // ([coerce.Options]); OnError receives what could not be repaired, OnChange
 // each repair, with the generate call's context and the tool's name, and
-// Logger logs each repair at debug level, as [coerce.LogChanges] does:
+// Logger logs each repair at debug level and each rejection at warn.
+//
+// A tool request whose input cannot be repaired, or that Genkit's
+// validation would refuse ([coerce.Schema.Check]: a required argument
+// missing, a name the schema does not declare, a value outside an enum),
+// would end the generate call. The middleware asks the model again
+// instead, with a tool response whose output is [coerce.Schema.Feedback],
+// at most three times; KeepSDKErrors leaves it to Genkit. NoticeRepairs
+// tells the model, with the tool's response, how a request was repaired:
 //
 //	repair := genkitcoerce.Options{
 //		Logger: slog.Default(),

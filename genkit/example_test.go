@@ -42,8 +42,9 @@ func Example() {
 	// 5 results for "generics" tagged ["go"]
 }
 
-// OnChange sees each repair, and OnError what could not be repaired: the
-// call goes on without it, and Genkit's validation rejects it.
+// OnError sees what could not be repaired. The tool does not run: the
+// model is asked again, with the feedback as the tool's response, and
+// this scripted model answers with what it read.
 func ExampleOptions() {
 	ctx := context.Background()
 	g := genkit.Init(ctx)
@@ -59,13 +60,15 @@ func ExampleOptions() {
 		},
 	}.Middleware()
 
-	_, err := genkit.Generate(ctx, g, ai.WithModel(model), ai.WithTools(searchTool),
+	resp, err := genkit.Generate(ctx, g, ai.WithModel(model), ai.WithTools(searchTool),
 		ai.WithPrompt(`search {"query": "generics", "limit": "five", "tags": "[\"go\"]"}`),
 		ai.WithMiddleware(repair))
-	fmt.Println(err)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(resp.Text())
 	// Output:
-	// search: /tags string -> list[string] (json-text)
 	// search: coerce: /limit: want integer, found string "five": invalid syntax: not a number
-	// tool "search" failed: error calling tool search: data did not match expected schema:
-	// - limit: Invalid type. Expected: integer, given: string
+	// Invalid arguments: 1 problem. Correct it and send the call again.
+	// - /limit: expected an integer; found the string "five", which is not valid (not a number). Example: 1
 }

@@ -3,6 +3,7 @@ package genkitcoerce
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"reflect"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/coerce-go/coerce"
+	"github.com/coerce-go/coerce/internal/adapter"
 	"github.com/firebase/genkit/go/ai"
 )
 
@@ -24,20 +26,36 @@ type Options struct {
 	// OnError, if set, is called once for each tool request whose input
 	// could not be repaired entirely, with the context of the generate
 	// call, the tool's name and the error of package coerce: one
-	// *coerce.Error for each parameter that failed, joined with
-	// errors.Join, or the error of coerce.ParseSchema for an input schema
-	// it cannot compile. The request goes on with the parameters that were
-	// converted, and Genkit's validation reports the others as it would
-	// have without the middleware.
+	// *coerce.Error for each parameter that failed (names the schema does
+	// not declare, required ones missing and values outside an enum among
+	// them, see coerce.Schema.Check), joined with errors.Join, or the
+	// error of coerce.ParseSchema for an input schema it cannot compile.
 	OnError func(ctx context.Context, tool string, err error)
+
+	// KeepSDKErrors lets a tool request whose input cannot be repaired go
+	// on to Genkit, whose validation fails the whole generate call (a
+	// failing tool ends it). By default the middleware answers such a
+	// request itself: it asks the model again, with a tool response whose
+	// output is coerce.Schema.Feedback (per failing argument its path, the
+	// type declared, what was found and a valid example), so that the
+	// model corrects the call, and the tool never runs with the broken
+	// input. It asks at most three times, then lets Genkit decide.
+	KeepSDKErrors bool
+
+	// NoticeRepairs tells the model, with the tool's response on its next
+	// turn, how the input of each repaired tool request was repaired
+	// (coerce.Notice), so that it sends it as declared next time: a text
+	// part after the tool responses.
+	NoticeRepairs bool
 
 	// OnChange, if set, is called for each conversion made in a tool
 	// input, with the context of the generate call and the tool's name: a
 	// server can count how its model breaks tool calls. Nil costs nothing.
 	OnChange func(ctx context.Context, tool string, c coerce.Change)
 
-	// Logger, if set, logs each conversion at debug level with the tool's
-	// name, as coerce.LogChanges does.
+	// Logger, if set, logs each conversion at debug level and each
+	// rejected argument at warn level, with the tool's name and the
+	// argument's path, declared type, kind and preview found, and rule.
 	Logger *slog.Logger
 }
 
@@ -67,21 +85,60 @@ func (o Options) Middleware() ai.ModelMiddleware {
 	r := &repairer{o: o}
 	return func(next ai.ModelFunc) ai.ModelFunc {
 		return func(ctx context.Context, req *ai.ModelRequest, cb ai.ModelStreamCallback) (*ai.ModelResponse, error) {
-			resp, err := next(ctx, req, cb)
-			if err != nil || req == nil || resp == nil || resp.Message == nil {
-				return resp, err
+			req = r.withNotices(req)
+			for turn := 0; ; turn++ {
+				resp, err := next(ctx, req, cb)
+				if err != nil || req == nil || resp == nil || resp.Message == nil {
+					return resp, err
+				}
+				out, rejected := r.response(ctx, req.Tools, resp)
+				if len(rejected) == 0 || turn == maxFeedbackTurns {
+					return out, nil
+				}
+				req = feedbackRequest(req, resp, rejected)
 			}
-			return r.response(ctx, req.Tools, resp), nil
 		}
 	}
+}
+
+// maxFeedbackTurns bounds how many times one model call asks the model
+// again after its tool requests were refused.
+const maxFeedbackTurns = 3
+
+// feedbackRequest is req followed by the model's response and the tool
+// responses that refuse its requests: with the feedback for those in
+// rejected (by index in resp.Message.Content), and, since Genkit runs a
+// turn's tool requests together, asking the others to be sent again.
+func feedbackRequest(req *ai.ModelRequest, resp *ai.ModelResponse, rejected map[int]string) *ai.ModelRequest {
+	tool := &ai.Message{Role: ai.RoleTool}
+	for i, p := range resp.Message.Content {
+		if !p.IsToolRequest() || p.ToolRequest == nil {
+			continue
+		}
+		text, ok := rejected[i]
+		if !ok {
+			text = "Not run: another tool request of this turn had invalid arguments. Send this request again with the corrected one."
+		}
+		tool.Content = append(tool.Content, ai.NewToolResponsePart(&ai.ToolResponse{
+			Name: p.ToolRequest.Name, Ref: p.ToolRequest.Ref, Output: text,
+		}))
+	}
+	out := *req
+	out.Messages = append(slices.Clip(req.Messages), resp.Message, tool)
+	return &out
 }
 
 // repairer is the state of one middleware: the schema of each tool, by
 // name, as compiled with the middleware's options.
 type repairer struct {
-	o     Options
-	tools sync.Map // tool name → *toolSchema
+	o       Options
+	tools   sync.Map // tool name → *toolSchema
+	notices sync.Map // noticeKey → the notice of a repaired request, until its response goes to the model
+	noticed atomic.Int64
 }
+
+// maxNotices bounds the notices kept for responses still to come.
+const maxNotices = 1024
 
 // toolSchema is a tool's input schema compiled with the middleware's
 // options, or the error that compiling it gave.
@@ -95,13 +152,21 @@ type toolSchema struct {
 // response returns resp with the input of each tool request repaired: resp
 // itself when none changes, otherwise a copy that shares every part it did
 // not change.
-func (r *repairer) response(ctx context.Context, tools []*ai.ToolDefinition, resp *ai.ModelResponse) *ai.ModelResponse {
+func (r *repairer) response(ctx context.Context, tools []*ai.ToolDefinition, resp *ai.ModelResponse) (*ai.ModelResponse, map[int]string) {
 	var content []*ai.Part // a copy of resp.Message.Content, made on the first repair
+	var rejected map[int]string
 	for i, p := range resp.Message.Content {
 		if !p.IsToolRequest() || p.ToolRequest == nil || p.ToolRequest.Partial || p.ToolRequest.Input == nil {
 			continue
 		}
-		input, changed := r.input(ctx, tools, p.ToolRequest)
+		input, changed, feedback := r.input(ctx, tools, p.ToolRequest)
+		if feedback != "" {
+			if rejected == nil {
+				rejected = map[int]string{}
+			}
+			rejected[i] = feedback
+			continue
+		}
 		if !changed {
 			continue
 		}
@@ -114,38 +179,105 @@ func (r *repairer) response(ctx context.Context, tools []*ai.ToolDefinition, res
 		part.ToolRequest = &req
 		content[i] = &part
 	}
-	if content == nil {
-		return resp
+	if rejected != nil || content == nil {
+		return resp, rejected
 	}
 	msg := *resp.Message
 	msg.Content = content
 	out := *resp
 	out.Message = &msg
-	return &out
+	return &out, nil
 }
 
 // input repairs the input of one tool request and reports whether it
-// changed.
-func (r *repairer) input(ctx context.Context, tools []*ai.ToolDefinition, req *ai.ToolRequest) (any, bool) {
+// changed, or returns the feedback that refuses it.
+func (r *repairer) input(ctx context.Context, tools []*ai.ToolDefinition, req *ai.ToolRequest) (any, bool, string) {
 	i := slices.IndexFunc(tools, func(t *ai.ToolDefinition) bool { return t != nil && t.Name == req.Name })
 	if i < 0 || tools[i].InputSchema == nil {
-		return nil, false
+		return nil, false, ""
 	}
+	l := adapter.Listeners{Inner: r.o.Coerce.OnChange, OnChange: r.o.OnChange, OnError: r.o.OnError, Logger: r.o.Logger}
 	ts := r.schema(req.Name, tools[i].InputSchema)
 	if ts.err != nil {
-		r.fail(ctx, req.Name, ts.err)
-		return nil, false
+		l.Rejected(ctx, req.Name, ts.err)
+		return nil, false, ""
 	}
-	s, o := ts.schema, r.o.Coerce
-	if r.o.OnChange != nil || r.o.Logger != nil {
-		o.OnChange = coerce.ReportChanges(ctx, req.Name, o.OnChange, r.o.OnChange, r.o.Logger)
+	o, changes := adapter.Collect(r.o.Coerce, r.o.NoticeRepairs || l.Hears(ctx))
+	s := ts.schema
+	if changes != nil {
 		s = s.WithOptions(o)
 	}
 	out, changed, err := repair(s, o, ts.params, req.Input)
-	if err != nil {
-		r.fail(ctx, req.Name, err)
+	if !r.o.KeepSDKErrors {
+		// Genkit validates the input before the tool runs, and a failure
+		// ends the generate call: what its validation would refuse is
+		// checked here, so that the model hears of it instead.
+		v := out
+		if !changed {
+			v = req.Input
+		}
+		if m, ok := v.(map[string]any); ok && ts.params {
+			err = errors.Join(err, ts.schema.Check(m))
+		}
 	}
-	return out, changed
+	if err != nil {
+		l.Rejected(ctx, req.Name, err)
+		if !r.o.KeepSDKErrors && adapter.Arguments(err) {
+			return nil, false, ts.schema.Feedback(err)
+		}
+	}
+	if changed && changes != nil && len(*changes) > 0 {
+		l.Repaired(ctx, req.Name, *changes)
+		if r.o.NoticeRepairs {
+			// By name too: Genkit gives a request its Ref only after the
+			// model middleware returns.
+			if r.noticed.Add(1) > maxNotices {
+				// Notices of generate calls that ended with the tool
+				// must not pile up: start over.
+				r.notices.Clear()
+				r.noticed.Store(0)
+			}
+			r.notices.Store(noticeKey{req.Name, req.Ref}, coerce.Notice(*changes))
+		}
+	}
+	return out, changed, ""
+}
+
+// A noticeKey names a tool request, so that the notice of its repair
+// goes with its response.
+type noticeKey struct{ name, ref string }
+
+// withNotices returns req with, after the tool responses of its last
+// message, the notices of the repairs made to the requests they answer.
+func (r *repairer) withNotices(req *ai.ModelRequest) *ai.ModelRequest {
+	if !r.o.NoticeRepairs || req == nil || len(req.Messages) == 0 {
+		return req
+	}
+	last := req.Messages[len(req.Messages)-1]
+	if last == nil || last.Role != ai.RoleTool {
+		return req
+	}
+	var notices []*ai.Part
+	for _, p := range last.Content {
+		if !p.IsToolResponse() || p.ToolResponse == nil {
+			continue
+		}
+		n, ok := r.notices.LoadAndDelete(noticeKey{p.ToolResponse.Name, p.ToolResponse.Ref})
+		if !ok {
+			n, ok = r.notices.LoadAndDelete(noticeKey{p.ToolResponse.Name, ""})
+		}
+		if ok && n.(string) != "" {
+			notices = append(notices, ai.NewTextPart(n.(string)))
+		}
+	}
+	if notices == nil {
+		return req
+	}
+	msg := *last
+	msg.Content = append(slices.Clip(last.Content), notices...)
+	out := *req
+	out.Messages = append(slices.Clone(req.Messages[:len(req.Messages)-1]), &msg)
+	return &out
 }
 
 // repair converts in to the schema: an argument object parameter by
@@ -190,12 +322,6 @@ func (r *repairer) schema(name string, def map[string]any) *toolSchema {
 	}
 	r.tools.Store(name, ts)
 	return ts
-}
-
-func (r *repairer) fail(ctx context.Context, tool string, err error) {
-	if r.o.OnError != nil {
-		r.o.OnError(ctx, tool, err)
-	}
 }
 
 // compiled is an input schema compiled with the default options, shared

@@ -187,6 +187,7 @@ func TestOnError(t *testing.T) {
 	}
 	var reports []report
 	repair := genkitcoerce.Options{
+		KeepSDKErrors: true,
 		OnError: func(ctx context.Context, tool string, err error) {
 			reports = append(reports, report{tool, err, ctx.Value(ctxKey{})})
 		},
@@ -402,8 +403,12 @@ func TestResponse(t *testing.T) {
 		}
 	}
 	text := ai.NewTextPart("calling")
-	conforming := map[string]any{"query": "q", "limit": 5.0, "tags": []any{"go"}}
-	broken := map[string]any{"query": "q", "limit": "5", "tags": []any{"go"}}
+	// Every field of searchInput, as Genkit's inferred schema requires
+	// them, decoded as a model plugin decodes them.
+	conforming := decoded(t, validSearch)
+	conforming["query"], conforming["limit"], conforming["tags"] = "q", 5.0, []any{"go"}
+	broken := maps.Clone(conforming)
+	broken["limit"] = "5"
 
 	t.Run("conforming input", func(t *testing.T) {
 		resp := &ai.ModelResponse{Message: &ai.Message{Role: ai.RoleModel, Content: []*ai.Part{
@@ -435,7 +440,7 @@ func TestResponse(t *testing.T) {
 		if got.FinishReason != ai.FinishReasonStop || got.Message.Content[0] != text || got.Message.Content[1].ToolRequest.Ref != "r1" {
 			t.Error("the copy lost what was not repaired")
 		}
-		want := map[string]any{"query": "q", "limit": 5.0, "tags": []any{"go"}}
+		want := maps.Clone(conforming)
 		if diff := cmp.Diff(want, got.Message.Content[1].ToolRequest.Input); diff != "" {
 			t.Errorf("repaired input (-want +got):\n%s", diff)
 		}
@@ -545,4 +550,19 @@ func sortedLines(got, want []string) []string {
 		}
 	}
 	return append(out, rest...)
+}
+
+// decoded is v as a model plugin hands it over: encoded and decoded with
+// encoding/json.
+func decoded(t testing.TB, v map[string]any) map[string]any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

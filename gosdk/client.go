@@ -13,6 +13,7 @@ import (
 	"weak"
 
 	"github.com/coerce-go/coerce"
+	"github.com/coerce-go/coerce/internal/adapter"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -185,7 +186,7 @@ func (c *ClientSession) perCall(ctx context.Context, tool string, schema *coerce
 	if c.opts.OnChange == nil && c.opts.Logger == nil {
 		return schema
 	}
-	if o.OnChange = coerce.ReportChanges(ctx, tool, o.OnChange, c.opts.OnChange, c.opts.Logger); o.OnChange == nil {
+	if o.OnChange = adapter.ReportChanges(ctx, tool, o.OnChange, c.opts.OnChange, c.opts.Logger); o.OnChange == nil {
 		return schema
 	}
 	return schema.WithOptions(o)

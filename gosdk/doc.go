@@ -60,11 +60,19 @@
 // mcp.AddTool infers from a struct does ("unexpected additional
 // properties"), and otherwise the handler gets it as it came.
 //
-// Arguments that cannot be converted ("five" for an integer) are left as
-// the client sent them, while the others in the call are converted: the
-// SDK's validator then rejects the call with its usual message, which names
-// the argument the client got wrong. [Options].OnError sees why coercion
-// failed; [Options].OnChange and [Options].Logger see each repair.
+// A call with an argument that cannot be converted ("five" for an integer)
+// is answered by the middleware, as MCP's SEP-1303 asks: a tool result with
+// isError set whose text ([coerce.Schema.Feedback]) names the argument, the
+// type declared, what was found and a valid example, so that the model
+// corrects its call; neither the SDK's validator nor the handler sees it.
+// When the SDK's validator refuses a call for a required argument missing,
+// a name the schema does not declare or a value outside an enum
+// ([coerce.Schema.Check]), its words are replaced the same way.
+// [Options].KeepSDKErrors keeps the SDK's answers; [Options].NoticeRepairs
+// appends to a repaired call's result how it was repaired. [Options].OnError
+// sees what could not be fixed and [Options].Logger logs it at warn level,
+// with the client's clientInfo in the context; [Options].OnChange and
+// Logger (at debug level) see each repair.
 //
 // Tools added with Server.AddTool are not validated by the SDK: their
 // handlers get coerced arguments, and must still check them. Tools added

@@ -43,8 +43,10 @@ func ExampleInstall() {
 	// tags=["go" "mcp"] limit=10 filter=map[lang:en]
 }
 
-// OnError says what coercion could not fix; the SDK's validator then
-// rejects the call with its usual message. Logger logs each repair.
+// A call coercion cannot fix is answered with feedback for the model, as
+// a tool result with isError set; the handler does not run. OnError says
+// what could not be fixed, and Logger logs it at warn level (and each
+// repair of the calls that go on at debug level).
 func ExampleOptions_Install() {
 	server := mcp.NewServer(&mcp.Implementation{Name: "search"}, nil)
 	gosdkcoerce.Options{
@@ -69,9 +71,10 @@ func ExampleOptions_Install() {
 	}
 	fmt.Println(text)
 	// Output:
-	// level=DEBUG msg="coerce: argument repaired" tool=search change.path=/tags change.declared=list[string] change.found=string change.preview="[\"go\"]" change.rule=json-text
 	// search: not coerced: coerce: /limit: want integer, found string "ten": invalid syntax: not a number
-	// validating "arguments": validating root: validating /properties/limit: type: ten has type "string", want "integer"
+	// level=WARN msg="coerce: argument rejected" tool=search client.name=host rejection.path=/limit rejection.declared=integer rejection.found=string rejection.preview=ten rejection.rule=syntax
+	// Invalid arguments: 1 problem. Correct it and send the call again.
+	// - /limit: expected an integer; found the string "ten", which is not valid (not a number). Example: 1
 }
 
 // callSearch connects a client to server in process, calls the search tool

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"slices"
 
 	"github.com/coerce-go/coerce"
+	"github.com/coerce-go/coerce/internal/adapter"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -20,15 +22,27 @@ type Options struct {
 
 	// OnError, if set, is called with what coercion could not fix in a call
 	// of tool: err joins one *coerce.Error per argument that failed (its
-	// Path is the JSON Pointer of the argument), or says why no argument of
-	// the call could be coerced (the tool's input schema could not be read,
-	// or the server's tools/list answer could not be had). The call goes on
-	// regardless, with the arguments that converted converted and the
-	// failing ones exactly as the client sent them: the SDK's validator then
-	// rejects it with its usual message, so the client sees the error it
-	// would see without coercion, naming the argument it got wrong, rather
-	// than a message about coercion it cannot act on.
+	// Path is the JSON Pointer of the argument; names the schema does not
+	// declare, required arguments missing and values outside an enum are
+	// among them, see coerce.Schema.Check), or says why no argument of the
+	// call could be coerced (the tool's input schema could not be read, or
+	// the server's tools/list answer could not be had). The context carries
+	// the client's name and version (clientInfo), for attribution.
 	OnError func(ctx context.Context, tool string, err error)
+
+	// KeepSDKErrors lets a call whose arguments cannot be fixed go on to
+	// the SDK, whose validator rejects it in its own words. By default
+	// such a call is answered, as MCP's SEP-1303 asks, with a tool result
+	// with isError set whose text is coerce.Schema.Feedback: per failing
+	// argument its path, the type declared, what was found and a valid
+	// example, so that the model corrects its call; the handler does not
+	// run.
+	KeepSDKErrors bool
+
+	// NoticeRepairs appends to the result of a repaired call a text saying
+	// how each argument was repaired (coerce.Notice), so that the model
+	// sends it as declared next time.
+	NoticeRepairs bool
 
 	// OnChange, if set, is called for each repair made to the arguments of
 	// a call of tool, with the call's context, in the order of the
@@ -36,9 +50,10 @@ type Options struct {
 	// them, to see how clients break which tools. Nil costs nothing.
 	OnChange func(ctx context.Context, tool string, c coerce.Change)
 
-	// Logger, if set, logs each repair at debug level with the tool name
-	// (see coerce.LogChanges). A logger that does not log debug records
-	// costs only the check.
+	// Logger, if set, logs each repair at debug level and each rejected
+	// argument at warn level, with the tool and client names and the
+	// argument's path, declared type, kind and preview found, and rule.
+	// A logger that does not log debug records costs only the check.
 	Logger *slog.Logger
 }
 
@@ -103,7 +118,7 @@ func (c *coercer) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		switch method {
 		case methodCallTool:
 			if call, ok := req.(*mcp.CallToolRequest); ok {
-				req = c.coerce(ctx, call, next)
+				return c.call(ctx, call, next)
 			}
 		case methodInitialize, methodDiscover:
 			// A client is starting. The tools may have changed while no
@@ -115,60 +130,103 @@ func (c *coercer) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// coerce returns call with its arguments coerced, or call itself when they
-// need no change. It changes a copy, never call, so that middleware that
-// ran before it still holds what the client sent.
-func (c *coercer) coerce(ctx context.Context, call *mcp.CallToolRequest, next mcp.MethodHandler) *mcp.CallToolRequest {
+// call coerces the arguments of call and passes it on, or answers it with
+// feedback when they cannot be fixed.
+func (c *coercer) call(ctx context.Context, call *mcp.CallToolRequest, next mcp.MethodHandler) (mcp.Result, error) {
 	if call.Params == nil || noArguments(call.Params.Arguments) {
-		return call
+		return next(ctx, methodCallTool, call)
 	}
 	tool := call.Params.Name
+	l := c.listeners(call)
 	t, err := c.tools.lookup(ctx, tool, func(ctx context.Context) ([]*mcp.Tool, error) {
 		return listTools(ctx, call, next)
 	})
 	if t == nil || err != nil {
 		if err != nil {
-			c.report(ctx, tool, err)
+			l.Rejected(ctx, tool, err)
 		}
-		return call // not a tool of this server: the SDK says so
+		return next(ctx, methodCallTool, call) // not a tool of this server: the SDK says so
 	}
 	schema, err := t.schema(c.opts.Coerce)
 	if err != nil {
-		c.report(ctx, tool, err)
-		return call
+		l.Rejected(ctx, tool, err)
+		return next(ctx, methodCallTool, call)
 	}
-	args, err := c.perCall(ctx, tool, schema).CoerceJSON(call.Params.Arguments)
+	o, changes := adapter.Collect(c.opts.Coerce, c.opts.NoticeRepairs || l.Hears(ctx))
+	s := schema
+	if changes != nil {
+		s = schema.WithOptions(o)
+	}
+	args, err := s.CoerceJSON(call.Params.Arguments)
 	if err != nil {
-		c.report(ctx, tool, err)
+		l.Rejected(ctx, tool, err)
+		if !c.opts.KeepSDKErrors && adapter.Arguments(err) {
+			return feedback(schema, err), nil
+		}
 	}
-	if sameBytes(args, call.Params.Arguments) {
-		return call
+	if changes != nil {
+		adapter.TextPreviews(*changes, args)
+		l.Repaired(ctx, tool, *changes)
 	}
-	params := *call.Params
-	params.Arguments = args
-	out := *call
-	out.Params = &params
-	return &out
+	if !sameBytes(args, call.Params.Arguments) {
+		// A copy, never call, so that middleware that ran before this
+		// one still holds what the client sent.
+		params := *call.Params
+		params.Arguments = args
+		out := *call
+		out.Params = &params
+		call = &out
+	}
+	res, err := next(ctx, methodCallTool, call)
+	r, ok := res.(*mcp.CallToolResult)
+	if err != nil || !ok || r == nil {
+		return res, err
+	}
+	if r.IsError && !c.opts.KeepSDKErrors {
+		// The SDK's validator (or the tool) refused the call. If the
+		// schema says why (a required argument missing, a name it does
+		// not declare, a value outside an enum), answer with that, in the
+		// words of the feedback; checked only now, so that calls that
+		// pass cost nothing more.
+		if cerr := schema.CheckJSON(args); cerr != nil {
+			l.Rejected(ctx, tool, cerr)
+			return feedback(schema, cerr), nil
+		}
+	}
+	if c.opts.NoticeRepairs && changes != nil && !r.IsError {
+		if notice := coerce.Notice(*changes); notice != "" {
+			out := *r
+			out.Content = append(slices.Clip(r.Content), &mcp.TextContent{Text: notice})
+			return &out, nil
+		}
+	}
+	return res, err
 }
 
-// perCall returns schema with the options of one call of tool: an
-// OnChange that brings the call's context and the tool's name to
-// Options.OnChange and Options.Logger. Without either, it returns schema
-// as it is, at no cost.
-func (c *coercer) perCall(ctx context.Context, tool string, schema *coerce.Schema) *coerce.Schema {
-	o := c.opts.Coerce
-	if c.opts.OnChange == nil && c.opts.Logger == nil {
-		return schema
-	}
-	if o.OnChange = coerce.ReportChanges(ctx, tool, o.OnChange, c.opts.OnChange, c.opts.Logger); o.OnChange == nil {
-		return schema
-	}
-	return schema.WithOptions(o)
+// feedback is the answer to a call whose arguments cannot be fixed: a
+// tool result with isError set, as SEP-1303 asks, whose text tells the
+// model what to send.
+func feedback(schema *coerce.Schema, err error) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: schema.Feedback(err)}}}
 }
 
-func (c *coercer) report(ctx context.Context, tool string, err error) {
-	if c.opts.OnError != nil {
-		c.opts.OnError(ctx, tool, err)
+// listeners are the options' listeners for one call, with the client's
+// name and version from the session's initialize request.
+func (c *coercer) listeners(call *mcp.CallToolRequest) adapter.Listeners {
+	return adapter.Listeners{
+		Inner:    c.opts.Coerce.OnChange,
+		OnChange: c.opts.OnChange,
+		OnError:  c.opts.OnError,
+		Logger:   c.opts.Logger,
+		Client: func(context.Context) (string, string) {
+			if call.Session == nil {
+				return "", ""
+			}
+			if p := call.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+				return p.ClientInfo.Name, p.ClientInfo.Version
+			}
+			return "", ""
+		},
 	}
 }
 

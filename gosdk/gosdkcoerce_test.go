@@ -336,9 +336,9 @@ func TestManyTools(t *testing.T) {
 	}
 }
 
-// Arguments that cannot be converted are left as sent, while the others
-// are converted; the SDK rejects the call with the message it gives without
-// coercion, and OnError sees why.
+// With KeepSDKErrors, arguments that cannot be converted are left as sent,
+// while the others are converted; the SDK rejects the call with the
+// message it gives without coercion, and OnError sees why.
 func TestOnError(t *testing.T) {
 	type report struct {
 		tool string
@@ -349,7 +349,7 @@ func TestOnError(t *testing.T) {
 		reports []report
 		inner   probe
 	)
-	opts := gosdkcoerce.Options{OnError: func(ctx context.Context, tool string, err error) {
+	opts := gosdkcoerce.Options{KeepSDKErrors: true, OnError: func(ctx context.Context, tool string, err error) {
 		mu.Lock()
 		defer mu.Unlock()
 		reports = append(reports, report{tool, err})
@@ -519,8 +519,8 @@ func TestOnChange(t *testing.T) {
 	}
 }
 
-// Logger logs each repair at debug level with the tool's name, and nothing
-// when it does not log debug records.
+// Logger logs each repair at debug level with the tool's and the client's
+// names, and nothing when it does not log debug records.
 func TestLogger(t *testing.T) {
 	for _, level := range []slog.Level{slog.LevelDebug, slog.LevelInfo} {
 		t.Run(level.String(), func(t *testing.T) {
@@ -541,7 +541,7 @@ func TestLogger(t *testing.T) {
 			<-got
 			want := ""
 			if level == slog.LevelDebug {
-				want = `level=DEBUG msg="coerce: argument repaired" tool=count change.path=/n change.declared=integer change.found=string change.preview=5 change.rule=number-from-text` + "\n"
+				want = `level=DEBUG msg="coerce: argument repaired" tool=count client.name=test-client change.path=/n change.declared=integer change.found=string change.preview=5 change.rule=number-from-text` + "\n"
 			}
 			if g := buf.String(); g != want {
 				t.Errorf("log:\n%s\nwant:\n%s", g, want)
@@ -568,13 +568,16 @@ func (b *lockedBuffer) String() string {
 }
 
 // Parameters are matched by their exact names: a key in another case is
-// not a parameter, and the SDK rejects it for a struct's schema.
+// not a parameter, and the SDK rejects it for a struct's schema; the model
+// is told the name it meant.
 func TestKeysMatchExactly(t *testing.T) {
 	server := newServer(nil)
 	gosdkcoerce.Install(server)
 	got := addTyped[countArgs](server, "count")
 	res := call(t, connect(t, server, client{}), "count", map[string]any{"N": "5"})
-	const want = `validating "arguments": validating root: unexpected additional properties ["N"]`
+	const want = "Invalid arguments: 2 problems. Correct them and send the call again.\n" +
+		"- /N: not a declared name; declared, nearest first: n.\n" +
+		"- /n: missing, and required: an integer. Example: 1"
 	if !res.IsError || resultText(res) != want {
 		t.Errorf("got IsError=%v %q, want IsError=true %q", res.IsError, resultText(res), want)
 	}

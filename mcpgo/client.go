@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/coerce-go/coerce"
+	"github.com/coerce-go/coerce/internal/adapter"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -141,7 +142,7 @@ func (c *Client) coerce(ctx context.Context, tool string, args any) any {
 // nobody listens.
 func (c *Client) perCall(ctx context.Context, tool string, schema *coerce.Schema) *coerce.Schema {
 	o := c.opts.Coerce
-	if o.OnChange = coerce.ReportChanges(ctx, tool, o.OnChange, c.opts.OnChange, c.opts.Logger); o.OnChange == nil {
+	if o.OnChange = adapter.ReportChanges(ctx, tool, o.OnChange, c.opts.OnChange, c.opts.Logger); o.OnChange == nil {
 		return schema
 	}
 	return schema.WithOptions(o)

@@ -40,11 +40,24 @@
 //
 // [Options.OnChange] receives each repair as a [coerce.Change], with the
 // request's context and the tool's name, for metrics; [Options.Logger] logs
-// each at debug level, as [coerce.LogChanges] does. When an argument cannot
-// be converted (for example "a, b" for an array), the call goes on with that
-// argument as sent, so the server's validator rejects it with the message
-// the client would have got without coercion; [Options.OnError] receives the
-// [*coerce.Error] saying where and why.
+// each at debug level, and each rejected argument at warn level.
+//
+// # When a call cannot be fixed
+//
+// When an argument cannot be converted (for example "ten" for an integer),
+// the call is answered as MCP's SEP-1303 asks: a tool result with isError
+// set, whose text ([coerce.Schema.Feedback]) names the argument, the type
+// declared, what was found and a valid example, so that the model corrects
+// its call; the handler does not run. The hook cannot fail a call, so it
+// marks it, and a tool handler middleware that [Install] adds answers it;
+// with [server.WithInputSchemaValidation], the validator answers first, and
+// an AfterCallTool hook puts the feedback in place of its words, as it does
+// when the validator refuses a call for a required argument missing, a name
+// the schema does not declare or a value outside an enum
+// ([coerce.Schema.Check]). [Options.OnError] receives the [*coerce.Error]s
+// saying where and why, with the client's name and version in the context.
+// [Options.KeepSDKErrors] leaves such calls to mcp-go, and
+// [Options.NoticeRepairs] tells the model how a repaired call was repaired.
 //
 // Task tools (AddTaskTool) are not coerced: mcp-go offers no way to look up
 // their schemas, and does not validate their arguments either.

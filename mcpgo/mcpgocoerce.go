@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 
 	"github.com/coerce-go/coerce"
+	"github.com/coerce-go/coerce/internal/adapter"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -33,25 +35,38 @@ type Options struct {
 	// repair does not call it.
 	OnChange func(ctx context.Context, tool string, c coerce.Change)
 
-	// Logger, if set, logs each repair at debug level with the tool's name,
-	// as [coerce.LogChanges] does. A logger not enabled for debug level
-	// costs nothing.
+	// Logger, if set, logs each repair at debug level and each rejected
+	// argument at warn level, with the tool's and the client's names and
+	// the argument's path, declared type, kind and preview found, and rule.
+	// A logger not enabled for debug level costs nothing on a call that
+	// goes through.
 	Logger *slog.Logger
 
 	// OnError, if set, observes what coercion could not fix: arguments that
 	// do not convert (err joins one *coerce.Error per failing parameter,
-	// each with its JSON Pointer path) and input schemas that do not
-	// compile. It is called from the request goroutine and must be safe for
-	// concurrent use.
-	//
-	// The call itself goes on: the parameters that converted are converted
-	// and the failing ones stay as the client sent them, so the server's own
-	// validator (WithInputSchemaValidation) rejects the call with the message
-	// the client would have got without coercion, and a server without
-	// validation behaves as it did before. A hook cannot fail a call in
-	// mcp-go, and inventing a second error format would only confuse the
-	// model reading it.
+	// each with its JSON Pointer path; names the schema does not declare,
+	// required ones missing and values outside an enum among them, see
+	// coerce.Schema.Check) and input schemas that do not compile. Its
+	// context carries the client's name and version (clientInfo), for
+	// attribution. It is called from the request goroutine and must be
+	// safe for concurrent use.
 	OnError func(ctx context.Context, tool string, err error)
+
+	// KeepSDKErrors leaves a call whose arguments cannot be fixed to
+	// mcp-go: the failing parameters stay as the client sent them, and
+	// the server's validator (WithInputSchemaValidation) rejects the call
+	// in its own words, or, without it, the handler gets them. By default
+	// such a call is answered, as MCP's SEP-1303 asks, with a tool result
+	// with isError set whose text is coerce.Schema.Feedback: per failing
+	// argument its path, the type declared, what was found and a valid
+	// example, so that the model corrects its call; the handler does not
+	// run.
+	KeepSDKErrors bool
+
+	// NoticeRepairs appends to the result of a repaired call a text saying
+	// how its arguments were repaired (coerce.Notice), so that the model
+	// sends them as declared next time.
+	NoticeRepairs bool
 }
 
 // Install coerces the arguments of every tools/call on s with coerce's
@@ -79,6 +94,8 @@ func (o Options) install(s *server.MCPServer) *coercer {
 	}
 	c := &coercer{server: s, opts: o}
 	hooks.AddBeforeCallTool(c.beforeCallTool)
+	hooks.AddAfterCallTool(c.afterCallTool)
+	s.Use(c.middleware)
 	return c
 }
 
@@ -111,37 +128,160 @@ func (c *coercer) beforeCallTool(ctx context.Context, _ any, req *mcp.CallToolRe
 		return
 	}
 	name := req.Params.Name
+	l := c.listeners()
 	schema, err := c.schemaFor(ctx, name)
 	if err != nil {
-		c.report(ctx, name, fmt.Errorf("mcpgocoerce: input schema of tool %q: %w", name, err))
+		l.Rejected(ctx, name, fmt.Errorf("mcpgocoerce: input schema of tool %q: %w", name, err))
 		return
 	}
 	if schema == nil {
 		return // unknown tool or no schema: the server answers for it
 	}
 
-	report := coerce.ReportChanges(ctx, name, c.opts.Coerce.OnChange, c.opts.OnChange, c.opts.Logger)
-	if report == nil {
-		// Nobody hears of the changes: the schema as compiled will do,
-		// with nothing to allocate per call.
-		c.coerce(ctx, schema, name, &req.Params)
-		return
+	o, changes := adapter.Collect(c.opts.Coerce, c.opts.NoticeRepairs || l.Hears(ctx))
+	s := schema
+	if changes != nil {
+		s = schema.WithOptions(o)
 	}
-	// The changes are collected and reported once they are in the request,
-	// so that nobody hears of a repair the request does not carry.
-	var changes []coerce.Change
-	o := c.opts.Coerce
-	o.OnChange = func(ch coerce.Change) { changes = append(changes, ch) }
-	if c.coerce(ctx, schema.WithOptions(o), name, &req.Params) {
-		for _, ch := range changes {
-			report(ch)
+	p := req.Params
+	err = c.coerce(s, &p)
+	if err != nil {
+		l.Rejected(ctx, name, err)
+		if !c.opts.KeepSDKErrors && adapter.Arguments(err) {
+			// The request is left as it came, marked: the middleware
+			// answers it, or, if the server's validator answers first,
+			// afterCallTool puts the feedback in its place.
+			mark(req, &callState{reject: schema.Feedback(err)})
+			return
+		}
+	}
+	req.Params = p
+	if changes != nil && len(*changes) > 0 {
+		adapter.TextPreviews(*changes, p.RawArguments)
+		l.Repaired(ctx, name, *changes)
+		if c.opts.NoticeRepairs {
+			if notice := coerce.Notice(*changes); notice != "" {
+				mark(req, &callState{notice: notice})
+			}
 		}
 	}
 }
 
-// coerce converts p's arguments to schema and reports whether it stored the
-// result in p.
-func (c *coercer) coerce(ctx context.Context, schema *coerce.Schema, name string, p *mcp.CallToolParams) bool {
+// A callState is what beforeCallTool tells the middleware and
+// afterCallTool about a call: the feedback that answers it, or the notice
+// to append to its result. mcp-go passes hooks and middleware nothing in
+// common but the request, so it travels in the request's _meta, and the
+// middleware takes it out again before the handler sees the request.
+type callState struct {
+	original *mcp.Meta
+	reject   string
+	notice   string
+}
+
+// metaKey is the key of the callState in a request's _meta: no client
+// can send a Go pointer under it.
+const metaKey = "github.com/coerce-go/coerce/mcpgo"
+
+func mark(req *mcp.CallToolRequest, st *callState) {
+	st.original = req.Params.Meta
+	meta := &mcp.Meta{AdditionalFields: map[string]any{metaKey: st}}
+	if st.original != nil {
+		meta.ProgressToken = st.original.ProgressToken
+		for k, v := range st.original.AdditionalFields {
+			meta.AdditionalFields[k] = v
+		}
+		meta.AdditionalFields[metaKey] = st
+	}
+	req.Params.Meta = meta
+}
+
+func marked(req *mcp.CallToolRequest) *callState {
+	if req.Params.Meta == nil {
+		return nil
+	}
+	st, _ := req.Params.Meta.AdditionalFields[metaKey].(*callState)
+	return st
+}
+
+// middleware runs innermost, in front of the tool's handler: it answers a
+// call marked rejected with its feedback, and appends the notice of a
+// repaired one to the handler's result.
+func (c *coercer) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		st := marked(&req)
+		if st == nil {
+			return next(ctx, req)
+		}
+		req.Params.Meta = st.original
+		if st.reject != "" {
+			return mcp.NewToolResultError(st.reject), nil
+		}
+		res, err := next(ctx, req)
+		if err != nil || res == nil || res.IsError {
+			return res, err
+		}
+		out := *res
+		out.Content = append(slices.Clip(res.Content), mcp.NewTextContent(st.notice))
+		return &out, nil
+	}
+}
+
+// afterCallTool sees the result of every call, including the answer of
+// the server's validator, which runs before any middleware: a call that
+// was rejected gets its feedback in place of the validator's words; a
+// call the validator (or the handler) refused for what coerce.Schema.Check
+// finds (a required argument missing, a name the schema does not declare,
+// a value outside an enum) gets the feedback for that. Checking only now
+// keeps calls that pass free of it.
+func (c *coercer) afterCallTool(ctx context.Context, _ any, req *mcp.CallToolRequest, result any) {
+	r, ok := result.(*mcp.CallToolResult)
+	if c.opts.KeepSDKErrors || !ok || r == nil || !r.IsError || req == nil {
+		return
+	}
+	text := ""
+	if st := marked(req); st != nil && st.reject != "" {
+		text = st.reject
+	} else if schema, err := c.schemaFor(ctx, req.Params.Name); err == nil && schema != nil {
+		args, ok := req.Params.Arguments.(map[string]any)
+		if !ok {
+			return
+		}
+		cerr := schema.Check(args)
+		if cerr == nil {
+			return
+		}
+		c.listeners().Rejected(ctx, req.Params.Name, cerr)
+		text = schema.Feedback(cerr)
+	}
+	if text == "" {
+		return
+	}
+	r.Content = []mcp.Content{mcp.NewTextContent(text)}
+	r.StructuredContent = nil
+}
+
+// listeners are the options' listeners, with the client's name and
+// version from the session.
+func (c *coercer) listeners() adapter.Listeners {
+	return adapter.Listeners{
+		Inner:    c.opts.Coerce.OnChange,
+		OnChange: c.opts.OnChange,
+		OnError:  c.opts.OnError,
+		Logger:   c.opts.Logger,
+		Client:   clientInfo,
+	}
+}
+
+func clientInfo(ctx context.Context) (string, string) {
+	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
+		info := s.GetClientInfo()
+		return info.Name, info.Version
+	}
+	return "", ""
+}
+
+// coerce converts p's arguments to schema, in place.
+func (c *coercer) coerce(schema *coerce.Schema, p *mcp.CallToolParams) error {
 	// Prefer the raw JSON: mcp-go decodes Arguments into float64s, so an
 	// integer beyond 2^53 is already rounded there (a Discord snowflake
 	// inside an object sent for a string parameter would turn into the
@@ -150,30 +290,24 @@ func (c *coercer) coerce(ctx context.Context, schema *coerce.Schema, name string
 	// and GetArguments read Arguments: both must carry the coerced values.
 	if len(p.RawArguments) > 0 {
 		out, err := schema.CoerceJSON(p.RawArguments)
-		if err != nil {
-			c.report(ctx, name, err)
-		}
 		if len(out) == 0 || bytes.Equal(out, p.RawArguments) {
-			return false
+			return err
 		}
 		var args any // decoded exactly as mcp-go decodes Params.Arguments
 		if json.Unmarshal(out, &args) != nil {
-			return false // never leave the two fields disagreeing
+			return err // never leave the two fields disagreeing
 		}
 		p.RawArguments, p.Arguments = out, args
-		return true
+		return err
 	}
 	// No raw bytes: the request was built in memory, or an earlier hook
 	// replaced the arguments and cleared them.
 	if args, ok := p.Arguments.(map[string]any); ok {
 		out, err := schema.Coerce(args)
-		if err != nil {
-			c.report(ctx, name, err)
-		}
 		p.Arguments = out
-		return true
+		return err
 	}
-	return false
+	return nil
 }
 
 // schemaFor returns the compiled input schema of the named tool, or nil if
@@ -235,10 +369,4 @@ func inputSchemaJSON(tool mcp.Tool) ([]byte, bool) {
 	}
 	b, err := json.Marshal(in)
 	return b, err == nil
-}
-
-func (c *coercer) report(ctx context.Context, tool string, err error) {
-	if c.opts.OnError != nil {
-		c.opts.OnError(ctx, tool, err)
-	}
 }

@@ -369,11 +369,14 @@ func TestCorrectArgumentsPassThroughUntouched(t *testing.T) {
 	reps.nothing(t)
 }
 
-// What cannot be converted is left for the validator to reject, with its own
-// message, and reported to OnError with the parameter's path.
+// With KeepSDKErrors, what cannot be converted is left for the validator
+// to reject, with its own message, and reported to OnError with the
+// parameter's path.
 func TestUnconvertibleArgumentIsReportedAndRejected(t *testing.T) {
 	var reps reports
-	s := newServer(reps.options().Install)
+	o := reps.options()
+	o.KeepSDKErrors = true
+	s := newServer(o.Install)
 	var rec recorder
 	s.AddTool(echoTool(), rec.handle)
 	res := call(t, connect(t, s), "echo", map[string]any{"tags": "a, b", "count": "5"})

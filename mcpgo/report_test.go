@@ -17,7 +17,7 @@ import (
 // repairs are the changes coercion makes to brokenArgs, in path order.
 var repairs = []coerce.Change{
 	{Path: "/count", Declared: "integer", Found: coerce.String, Preview: "5", Rule: coerce.NumberFromText},
-	{Path: "/filter", Declared: "string", Found: coerce.Object, Rule: coerce.ToJSONText},
+	{Path: "/filter", Declared: "string", Found: coerce.Object, Preview: `{"channel_id":"1458059302022549698"}`, Rule: coerce.ToJSONText},
 	{Path: "/meta", Declared: "object", Found: coerce.String, Preview: `{"k":1}`, Rule: coerce.JSONText},
 	{Path: "/tags", Declared: "list[string]", Found: coerce.String, Preview: `["a"]`, Rule: coerce.JSONText},
 }

@@ -35,6 +35,10 @@ var (
 		"fantasycoerce=github.com/coerce-go/coerce/fantasy",
 		"charm.land/fantasy",
 	}
+	otel = []string{
+		"github.com/coerce-go/coerce/otel",
+		"go.opentelemetry.io/otel",
+	}
 	genkit = []string{
 		"genkitcoerce=github.com/coerce-go/coerce/genkit",
 		"github.com/firebase/genkit/go/genkit",
@@ -53,9 +57,10 @@ var readmes = []struct {
 }{
 	{"README.md", Env{
 		Imports: join(core, []string{
+			"errors",
 			"github.com/coerce-go/coerce/mcpgo",
 			"mcpserver=github.com/mark3labs/mcp-go/server",
-		}, gosdk, eino),
+		}, gosdk, eino, otel),
 		Prelude: `
 type SendInput struct {
 	Channel string   ` + "`json:\"channel\"`" + `
@@ -130,6 +135,12 @@ var (
 	}, ""},
 	{"openai/README.md", Env{Imports: core}, ""},    // whole files
 	{"anthropic/README.md", Env{Imports: core}, ""}, // whole files
+	{"otel/README.md", Env{
+		Imports: join(core, gosdk, otel),
+		Prelude: `
+var server *mcp.Server
+`,
+	}, ""},
 	{"examples/agentoutput/README.md", Env{Imports: core}, ""},
 	{"examples/workflow/README.md", Env{
 		Imports: core,

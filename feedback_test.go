@@ -1,0 +1,254 @@
+package coerce
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden feedback texts in testdata/feedback")
+
+// The feedback text of real calls of real tools, pinned: a model reads
+// these words, so a change to them is a change of behaviour.
+func TestFeedbackText(t *testing.T) {
+	tests := []struct {
+		name, schema, args string
+		want               string // the golden file's name
+	}{
+		{"github list_issues: wrong types, enum values, broken JSON text",
+			"testdata/feedback/github-list_issues.json",
+			`{"owner": "a", "repo": "b", "perPage": "ten", "state": "opne", "labels": "[\"bug\",", "fields": ["titel"]}`,
+			"list_issues"},
+		{"github create_issue: missing required",
+			"testdata/feedback/github-create_issue.json",
+			`{"owner": "octo", "titel": "Crash on start"}`,
+			"create_issue"},
+		{"zod edit_file: unknown names in closed objects",
+			"testdata/feedback/zod-edit_file.json",
+			`{"path": "a.go", "edits": [{"oldText": "a", "newTxt": "b"}], "dryRn": true}`,
+			"edit_file"},
+		{"pydantic search: anyOf null, enum",
+			"testdata/schemas/pydantic-search.json",
+			`{"query": "x", "ids": "1,2", "limit": "ten", "mode": "fastest", "min_score": "high"}`,
+			"search"},
+		{"pydantic register_pet: $defs, discriminated union",
+			"testdata/schemas/pydantic-register-pet.json",
+			`{"pet": {"pet_type": "dog", "barks": "loud"}}`,
+			"register_pet"},
+		{"pydantic upsert_contact: a required object from $defs",
+			"testdata/schemas/pydantic-upsert-contact.json",
+			`{"point": [1, 2]}`,
+			"upsert_contact"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			text, err := os.ReadFile(tc.schema)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := ParseSchema(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := s.CoerceJSON([]byte(tc.args))
+			err = errors.Join(err, s.CheckJSON(out))
+			got := s.Feedback(err)
+			golden := "testdata/feedback/" + tc.want + ".txt"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, rerr := os.ReadFile(golden)
+			if rerr != nil {
+				t.Fatal(rerr)
+			}
+			if got+"\n" != string(want) {
+				t.Errorf("feedback:\n%s\nwant (%s):\n%s", got, golden, want)
+			}
+			if again := s.Feedback(err); again != got {
+				t.Errorf("feedback differs from one call to the next")
+			}
+		})
+	}
+}
+
+// A long list of failures is summarised, and no quote of an argument is
+// longer than PreviewLen bytes, however long the argument.
+func TestFeedbackBounded(t *testing.T) {
+	s, err := SchemaFromTypes(map[string]string{
+		"a": "int", "b": "int", "c": "int", "d": "int", "e": "int",
+		"f": "int", "g": "int", "h": "int", "i": "int", "j": "list[int]",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := map[string]any{"j": strings.Repeat("x", 10000)}
+	for _, k := range "abcdefghi" {
+		args[string(k)] = "no"
+	}
+	_, err = s.Coerce(args)
+	got := s.Feedback(err)
+	if !strings.HasSuffix(got, "\n- and 2 more.") {
+		t.Errorf("feedback does not end with the count of the rest:\n%s", got)
+	}
+	if strings.Count(got, "\n- ") != 9 || strings.Contains(got, strings.Repeat("x", PreviewLen+1)) {
+		t.Errorf("feedback not bounded:\n%s", got)
+	}
+	if len(got) > 2000 {
+		t.Errorf("feedback is %d bytes", len(got))
+	}
+}
+
+// Without a schema, Feedback reads the declared types from the errors.
+func TestFeedbackWithoutSchema(t *testing.T) {
+	_, err := ToDeclared("ten", "int")
+	want := `Invalid arguments: 1 problem. Correct it and send the call again.
+- the arguments: expected an integer; found the string "ten", which is not valid (not a number). Example: 1`
+	if got := Feedback(err); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if Feedback(nil) != "" {
+		t.Error("Feedback(nil) is not empty")
+	}
+	other := errors.New("the tool's schema did not compile")
+	if got := Feedback(other); !strings.Contains(got, "- the tool's schema did not compile") {
+		t.Errorf("an error of another kind is not quoted: %q", got)
+	}
+}
+
+// Check finds nothing in conforming arguments, and allocates nothing for
+// them: integrations run it on every call.
+func TestCheckConformingIsFree(t *testing.T) {
+	s, err := ParseSchema([]byte(`{"type": "object", "required": ["q"], "additionalProperties": false,
+		"properties": {"q": {"type": "string"}, "mode": {"enum": ["a", "b"]},
+		"tags": {"type": "array", "items": {"type": "string", "enum": ["go", "x"]}},
+		"o": {"type": "object", "properties": {"n": {"type": "integer"}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := map[string]any{"q": "x", "mode": "a", "tags": []any{"go"}, "o": map[string]any{"n": 1.0}}
+	if err := s.Check(args); err != nil {
+		t.Fatal(err)
+	}
+	if a := testing.AllocsPerRun(100, func() { _ = s.Check(args) }); a != 0 {
+		t.Errorf("Check of conforming arguments: %v allocations", a)
+	}
+	err = s.Check(map[string]any{"mode": "c", "tags": []any{"go", "rust"}, "extra": 1})
+	var paths []string
+	for _, e := range flattenForTest(err) {
+		paths = append(paths, e.Path+" "+e.Err.Error())
+	}
+	want := "/extra unknown name|/mode not an allowed value|/q missing required|/tags/1 not an allowed value"
+	if got := strings.Join(paths, "|"); got != want {
+		t.Errorf("Check found %s, want %s", got, want)
+	}
+}
+
+func flattenForTest(err error) []*Error {
+	var out []*Error
+	for _, e := range fbFlatten(err) {
+		var ce *Error
+		if errors.As(e, &ce) {
+			out = append(out, ce)
+		}
+	}
+	return out
+}
+
+func TestNotice(t *testing.T) {
+	s, err := SchemaFromTypes(map[string]string{"tags": "list[str]", "ids": "list[int]", "n": "int", "meta": "str"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var changes []Change
+	s = s.WithOptions(Options{OnChange: func(c Change) { changes = append(changes, c) }})
+	if _, err := s.Coerce(map[string]any{"tags": `["a"]`, "ids": `[1]`, "n": "5", "meta": map[string]any{"a": 1}}); err != nil {
+		t.Fatal(err)
+	}
+	want := "Note: the arguments were repaired before the tool ran. Send them as declared next time:\n" +
+		"- `ids`, `tags` arrived as JSON text in a string; send a JSON array.\n" +
+		"- `meta` arrived as an object; send a string (of JSON text).\n" +
+		"- `n` arrived as a string; send an integer, without quotes."
+	if got := Notice(changes); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if Notice(nil) != "" {
+		t.Error("Notice(nil) is not empty")
+	}
+}
+
+// An argument that fails coercion and Check alike gets one line.
+func TestFeedbackOneLinePerArgument(t *testing.T) {
+	s, err := ParseSchema([]byte(`{"type": "object", "properties": {"n": {"type": "integer", "enum": [1, 2]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Coerce(map[string]any{"n": "x"})
+	err = errors.Join(err, s.Check(out))
+	want := `Invalid arguments: 1 problem. Correct it and send the call again.
+- /n: expected one of: 1, 2; found the string "x", which is not valid (not a number). Example: 1`
+	if got := s.Feedback(err); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Feedback of a value that has no JSON form (a cycle) names its kind, and
+// does not walk it again.
+func TestFeedbackCycle(t *testing.T) {
+	m := map[string]any{}
+	m["self"] = m
+	got := Feedback(&Error{Path: "/m", Declared: "string", Value: m, Err: ErrKind})
+	if !strings.Contains(got, "; found an object. Example:") {
+		t.Errorf("got %q", got)
+	}
+}
+
+// Whatever the arguments, feedback is deterministic and bounded.
+func FuzzFeedback(f *testing.F) {
+	text, err := os.ReadFile("testdata/feedback/github-list_issues.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	s, err := ParseSchema(text)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add([]byte(`{"owner": "a", "repo": "b", "perPage": "ten", "state": "opne", "labels": "[\"bug\",", "fields": ["titel"]}`))
+	f.Add([]byte(`{"field_filters": [{"values": "x"}, {"field_name": 5}], "orderBy": ["CREATED_AT"]}`))
+	f.Add([]byte(`[1, 2`))
+	f.Fuzz(func(t *testing.T, args []byte) {
+		out, err := s.CoerceJSON(args)
+		if err == nil {
+			err = s.CheckJSON(out)
+		} else {
+			err = errors.Join(err, s.CheckJSON(out))
+		}
+		got := s.Feedback(err)
+		if again := s.Feedback(err); again != got {
+			t.Fatalf("not deterministic:\n%s\n%s", got, again)
+		}
+		if len(got) > 6000 {
+			t.Fatalf("%d bytes of feedback", len(got))
+		}
+		if (err == nil) != (got == "") {
+			t.Fatalf("error %v, feedback %q", err, got)
+		}
+	})
+}
+
+// Every rule a model can learn from has a notice.
+func TestNoticeEveryRule(t *testing.T) {
+	for r := JSONText; ; r++ {
+		name := r.String()
+		if strings.HasPrefix(name, "Rule(") {
+			break
+		}
+		got := Notice([]Change{{Path: "/x", Declared: "list[str]", Found: String, Rule: r}})
+		if (got == "") != (r == ViaJSON) {
+			t.Errorf("%s: notice %q", name, got)
+		}
+	}
+}

@@ -1,0 +1,320 @@
+// Package adapter is what every integration of this repository does the
+// same way around a tool call: hand each repair and each rejection to the
+// user's listeners and logger, with the same log attributes everywhere,
+// the MCP client's name and version in the context, and the feedback a
+// model reads when its call is refused. It is internal: integrations in
+// this repository use it; users see it through their Options.
+package adapter
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/coerce-go/coerce"
+)
+
+// Listeners are the reporting options every integration offers: Inner is
+// the OnChange of its coerce.Options, OnChange, OnError and Logger its own.
+// Client, if set, names the client of a call; it is asked only when there
+// is something to report.
+type Listeners struct {
+	Inner    func(coerce.Change)
+	OnChange func(ctx context.Context, tool string, c coerce.Change)
+	OnError  func(ctx context.Context, tool string, err error)
+	Logger   *slog.Logger
+	Client   func(ctx context.Context) (name, version string)
+}
+
+// Hears reports whether anyone would hear of a repair made in a call with
+// ctx: a listener, or a logger enabled for debug records. When nobody
+// does, changes need not be collected, which keeps conforming calls free.
+func (l Listeners) Hears(ctx context.Context) bool {
+	return l.Inner != nil || l.OnChange != nil || (l.Logger != nil && l.Logger.Enabled(ctx, slog.LevelDebug))
+}
+
+// Collect returns o with an OnChange that appends each change to the
+// slice returned, when collect is true; o itself and nil otherwise.
+func Collect(o coerce.Options, collect bool) (coerce.Options, *[]coerce.Change) {
+	if !collect {
+		o.OnChange = nil
+		return o, nil
+	}
+	changes := new([]coerce.Change)
+	o.OnChange = func(c coerce.Change) { *changes = append(*changes, c) }
+	return o, changes
+}
+
+// Repaired hands each change of a call that goes on to the listeners and
+// logs it at debug level.
+func (l Listeners) Repaired(ctx context.Context, tool string, changes []coerce.Change) {
+	if len(changes) == 0 {
+		return
+	}
+	ctx = l.withClient(ctx)
+	debug := l.Logger != nil && l.Logger.Enabled(ctx, slog.LevelDebug)
+	for _, c := range changes {
+		if l.Inner != nil {
+			l.Inner(c)
+		}
+		if l.OnChange != nil {
+			l.OnChange(ctx, tool, c)
+		}
+		if debug {
+			l.Logger.LogAttrs(ctx, slog.LevelDebug, "coerce: argument repaired", l.attrs(ctx, tool, slog.Any("change", c))...)
+		}
+	}
+}
+
+// Rejected hands err, what could not be fixed in a call, to OnError, and
+// logs each failure at warn level: its path, the type declared, the kind
+// and a preview of what was found, and the rule (the sentinel's label).
+func (l Listeners) Rejected(ctx context.Context, tool string, err error) {
+	if err == nil {
+		return
+	}
+	ctx = l.withClient(ctx)
+	if l.OnError != nil {
+		l.OnError(ctx, tool, err)
+	}
+	if l.Logger == nil || !l.Logger.Enabled(ctx, slog.LevelWarn) {
+		return
+	}
+	for _, e := range Errors(err) {
+		var ce *coerce.Error
+		if !errors.As(e, &ce) {
+			l.Logger.LogAttrs(ctx, slog.LevelWarn, "coerce: arguments not coerced", l.attrs(ctx, tool,
+				slog.Group("rejection", slog.String("rule", Reason(e)), slog.String("error", e.Error())))...)
+			continue
+		}
+		l.Logger.LogAttrs(ctx, slog.LevelWarn, "coerce: argument rejected", l.attrs(ctx, tool, slog.Group("rejection",
+			slog.String("path", ce.Path),
+			slog.String("declared", ce.Declared),
+			slog.String("found", Found(ce.Value)),
+			slog.String("preview", Preview(ce.Value)),
+			slog.String("rule", Reason(ce)),
+		))...)
+	}
+}
+
+func (l Listeners) attrs(ctx context.Context, tool string, a slog.Attr) []slog.Attr {
+	out := []slog.Attr{slog.String("tool", tool)}
+	if name, version, ok := Client(ctx); ok {
+		if version == "" {
+			out = append(out, slog.Group("client", slog.String("name", name)))
+		} else {
+			out = append(out, slog.Group("client", slog.String("name", name), slog.String("version", version)))
+		}
+	}
+	return append(out, a)
+}
+
+func (l Listeners) withClient(ctx context.Context) context.Context {
+	if l.Client == nil {
+		return ctx
+	}
+	if _, _, ok := Client(ctx); ok {
+		return ctx
+	}
+	name, version := l.Client(ctx)
+	if name == "" && version == "" {
+		return ctx
+	}
+	return WithClient(ctx, name, version)
+}
+
+type clientKey struct{}
+
+type client struct{ name, version string }
+
+// WithClient returns ctx carrying the name and version of the MCP client
+// that made a call (its clientInfo), for the listeners to attribute it.
+func WithClient(ctx context.Context, name, version string) context.Context {
+	return context.WithValue(ctx, clientKey{}, client{name, version})
+}
+
+// Client returns the name and version of the client of the call whose
+// context ctx is, as an integration put them there.
+func Client(ctx context.Context) (name, version string, ok bool) {
+	c, ok := ctx.Value(clientKey{}).(client)
+	return c.name, c.version, ok
+}
+
+// Errors lists the errors joined in err.
+func Errors(err error) []error {
+	var out []error
+	var walk func(error)
+	walk = func(err error) {
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				walk(e)
+			}
+			return
+		}
+		if err != nil {
+			out = append(out, err)
+		}
+	}
+	walk(err)
+	return out
+}
+
+// Reasons are the labels Reason gives: a closed set, fit for a metric.
+var Reasons = []string{"syntax", "kind", "precision", "unknown-type", "limit", "unknown-name", "missing", "enum", "other"}
+
+// Reason labels one failure by its sentinel; "other" for an error that
+// is not coercion's (a schema that does not compile, a lookup that failed).
+func Reason(err error) string {
+	switch {
+	case errors.Is(err, coerce.ErrSyntax):
+		return "syntax"
+	case errors.Is(err, coerce.ErrKind):
+		return "kind"
+	case errors.Is(err, coerce.ErrPrecision):
+		return "precision"
+	case errors.Is(err, coerce.ErrUnknownType):
+		return "unknown-type"
+	case errors.Is(err, coerce.ErrLimit):
+		return "limit"
+	case errors.Is(err, coerce.ErrUnknownName):
+		return "unknown-name"
+	case errors.Is(err, coerce.ErrMissing):
+		return "missing"
+	case errors.Is(err, coerce.ErrEnum):
+		return "enum"
+	}
+	return "other"
+}
+
+// Arguments reports whether err is about the arguments of a call (a
+// model can fix it) rather than about the tool (its schema).
+func Arguments(err error) bool {
+	for _, e := range Errors(err) {
+		var ce *coerce.Error
+		if !errors.As(e, &ce) || errors.Is(e, coerce.ErrUnknownType) {
+			return false
+		}
+	}
+	return err != nil
+}
+
+// Found names the JSON kind of a value found.
+func Found(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	case json.RawMessage:
+		return "json-text"
+	case json.Number, float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return "number"
+	}
+	return "other"
+}
+
+// Preview is the beginning of a value found, at most coerce.PreviewLen
+// bytes (cut at a character boundary): its text for a string, its JSON
+// text for anything else.
+func Preview(v any) string {
+	s, ok := v.(string)
+	if !ok {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return ""
+		}
+		s = string(b)
+	}
+	if len(s) <= coerce.PreviewLen {
+		return s
+	}
+	n := coerce.PreviewLen
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// TextPreviews fills in the Preview of each change that wrote an object or
+// array as JSON text and has none (coercion of JSON text does not keep
+// the object it read), from that text in the coerced arguments, so that a
+// log of the repair shows what the object held. It decodes args only if
+// such a change is there.
+func TextPreviews(changes []coerce.Change, args []byte) {
+	var decoded any
+	for i, c := range changes {
+		if c.Rule != coerce.ToJSONText || c.Preview != "" {
+			continue
+		}
+		if decoded == nil && json.Unmarshal(args, &decoded) != nil {
+			return
+		}
+		if s, ok := at(decoded, c.Path).(string); ok {
+			changes[i].Preview = Preview(s)
+		}
+	}
+}
+
+// at is the value at a JSON Pointer in v, or nil.
+func at(v any, pointer string) any {
+	if pointer == "" {
+		return v
+	}
+	for _, tok := range strings.Split(pointer[1:], "/") {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		switch c := v.(type) {
+		case map[string]any:
+			v = c[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil
+			}
+			v = c[i]
+		default:
+			return nil
+		}
+	}
+	return v
+}
+
+// ReportChanges returns the coerce.Options.OnChange of one call of a tool,
+// for an integration that reports each change to inner (the OnChange of
+// its coerce.Options), to report with the call's context and the tool's
+// name, and to l at debug level with the same, skipping those that are
+// nil. It returns nil when nobody would hear of a change (l counts only if
+// it logs debug records for ctx), so that such calls cost nothing. It was
+// coerce.ReportChanges; the integrations that report a call's changes
+// once the call goes on use Listeners.Repaired instead.
+func ReportChanges(ctx context.Context, tool string, inner func(coerce.Change), report func(context.Context, string, coerce.Change), l *slog.Logger) func(coerce.Change) {
+	if l != nil && !l.Enabled(ctx, slog.LevelDebug) {
+		l = nil
+	}
+	switch {
+	case report == nil && l == nil:
+		return inner
+	case inner == nil && l == nil:
+		return func(c coerce.Change) { report(ctx, tool, c) }
+	}
+	return func(c coerce.Change) {
+		if inner != nil {
+			inner(c)
+		}
+		if report != nil {
+			report(ctx, tool, c)
+		}
+		if l != nil {
+			l.LogAttrs(ctx, slog.LevelDebug, "coerce: argument repaired", slog.String("tool", tool), slog.Any("change", c))
+		}
+	}
+}

@@ -1,0 +1,130 @@
+package otelcoerce
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/coerce-go/coerce"
+	"github.com/coerce-go/coerce/internal/adapter"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+)
+
+// The instruments, as an exporter names them.
+const (
+	// RepairsName counts the arguments coercion repaired, by tool, rule and
+	// client.
+	RepairsName = "coerce.repairs"
+	// RejectionsName counts the arguments that could not be repaired (or
+	// broke the schema's other rules), by tool, rule and client.
+	RejectionsName = "coerce.rejections"
+	// RejectedCallsName counts the calls with at least one such argument,
+	// by tool and client.
+	RejectedCallsName = "coerce.rejected_calls"
+)
+
+// The attribute keys of the counters. Their values come from a closed set
+// (the tool names a server registered, the rules of package coerce) or are
+// bounded (client names and versions, see MaxClients); no argument's text
+// is ever a value.
+const (
+	ToolKey          = attribute.Key("gen_ai.tool.name")
+	RuleKey          = attribute.Key("coerce.rule")
+	ClientNameKey    = attribute.Key("client.name")
+	ClientVersionKey = attribute.Key("client.version")
+)
+
+// MaxClients bounds how many client name and version pairs the counters
+// tell apart: clientInfo is whatever a client says, and a metric's
+// attribute values must not grow without end. Later pairs count as
+// client.name "other".
+const MaxClients = 100
+
+// maxClientLen bounds the length of a client's name or version kept.
+const maxClientLen = 64
+
+// Metrics counts the repairs and rejections of an integration's calls as
+// OpenTelemetry metrics. Its OnChange and OnError methods are the
+// listeners every integration's Options takes; it is safe for concurrent
+// use.
+type Metrics struct {
+	repairs, rejections, rejectedCalls metric.Int64Counter
+
+	mu      sync.Mutex
+	clients map[[2]string]bool
+}
+
+// New makes the counters with a meter of mp, named after this module.
+func New(mp metric.MeterProvider) (*Metrics, error) {
+	meter := mp.Meter("github.com/coerce-go/coerce/otel")
+	m := &Metrics{clients: map[[2]string]bool{}}
+	var err, e error
+	m.repairs, e = meter.Int64Counter(RepairsName, metric.WithUnit("{argument}"),
+		metric.WithDescription("Tool-call arguments repaired by coercion, by rule."))
+	err = errors.Join(err, e)
+	m.rejections, e = meter.Int64Counter(RejectionsName, metric.WithUnit("{argument}"),
+		metric.WithDescription("Tool-call arguments that could not be repaired, by rule."))
+	err = errors.Join(err, e)
+	m.rejectedCalls, e = meter.Int64Counter(RejectedCallsName, metric.WithUnit("{call}"),
+		metric.WithDescription("Tool calls rejected after coercion."))
+	err = errors.Join(err, e)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// OnChange counts one repair: coerce.repairs, by tool, rule (the
+// coerce.Rule's name) and client.
+func (m *Metrics) OnChange(ctx context.Context, tool string, c coerce.Change) {
+	m.repairs.Add(ctx, 1, metric.WithAttributes(m.attrs(ctx, tool, RuleKey.String(c.Rule.String()))...))
+}
+
+// OnError counts one rejected call (coerce.rejected_calls) and each of its
+// failing arguments (coerce.rejections, by the rule of its sentinel:
+// syntax, kind, precision, unknown-type, limit, unknown-name, missing,
+// enum, or other for an error that is not about the arguments, such as a
+// schema that does not compile).
+func (m *Metrics) OnError(ctx context.Context, tool string, err error) {
+	if err == nil {
+		return
+	}
+	m.rejectedCalls.Add(ctx, 1, metric.WithAttributes(m.attrs(ctx, tool)...))
+	for _, e := range adapter.Errors(err) {
+		m.rejections.Add(ctx, 1, metric.WithAttributes(m.attrs(ctx, tool, RuleKey.String(adapter.Reason(e)))...))
+	}
+}
+
+func (m *Metrics) attrs(ctx context.Context, tool string, more ...attribute.KeyValue) []attribute.KeyValue {
+	out := append([]attribute.KeyValue{ToolKey.String(tool)}, more...)
+	if name, version, ok := adapter.Client(ctx); ok {
+		name, version = m.client(name, version)
+		out = append(out, ClientNameKey.String(name), ClientVersionKey.String(version))
+	}
+	return out
+}
+
+// client returns name and version, cut to maxClientLen, or "other" and ""
+// once MaxClients pairs have been seen.
+func (m *Metrics) client(name, version string) (string, string) {
+	name, version = cut(name), cut(version)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	key := [2]string{name, version}
+	if m.clients[key] {
+		return name, version
+	}
+	if len(m.clients) >= MaxClients {
+		return "other", ""
+	}
+	m.clients[key] = true
+	return name, version
+}
+
+func cut(s string) string {
+	if len(s) > maxClientLen {
+		return s[:maxClientLen]
+	}
+	return s
+}
