@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,7 +15,9 @@ import (
 
 // Check checks that schema.Coerce repairs every variant of valid, the
 // arguments of a call that is valid against schema. It coerces valid
-// itself, which must come back as it is, and then each of Variants(schema,
+// itself, which must come back as it is (but for a null given for a
+// parameter that is neither required nor nullable, which coercion removes
+// as "not given"), and then each of Variants(schema,
 // valid), and returns an error for each that fails, joined with
 // errors.Join: one that names the variant, shows the arguments sent, and
 // says what went wrong (an error from Coerce, a result that differs from
@@ -31,7 +34,7 @@ func Check(schema *coerce.Schema, valid map[string]any) error {
 		return fmt.Errorf("coercetest: valid arguments are not JSON: %w", err)
 	}
 	var errs []error
-	for _, v := range append([]Variant{{Args: valid, Want: valid}}, Variants(schema, valid)...) {
+	for _, v := range append([]Variant{{Args: valid, Want: wantOf(schema, valid)}}, Variants(schema, valid)...) {
 		sent := encode(mustNormalize(v.Args), compactStyle)
 		got, err := schema.Coerce(v.Args)
 		problems := outcome(v.Want, got, err)
@@ -56,7 +59,7 @@ func CheckJSON(schema *coerce.Schema, valid []byte) error {
 		return fmt.Errorf("coercetest: valid arguments are not a JSON object: %s", valid)
 	}
 	var errs []error
-	for _, v := range append([]Variant{{Args: args, Want: args}}, Variants(schema, args)...) {
+	for _, v := range append([]Variant{{Args: args, Want: wantOf(schema, args)}}, Variants(schema, args)...) {
 		sent := []byte(encode(v.Args, compactStyle))
 		if v.Name == "" {
 			sent = valid // as the caller wrote it: CoerceJSON keeps conforming bytes
@@ -288,4 +291,35 @@ func mustNormalize(args map[string]any) any {
 // failure puts after a tab.
 func indentLines(s string) string {
 	return "\t\t" + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n\t\t")
+}
+
+// wantOf is what coercing valid arguments gives: the arguments, less a
+// null given for a parameter that is neither required nor nullable (the
+// rule of nulls, coerce.Options.KeepNulls).
+func wantOf(schema *coerce.Schema, valid map[string]any) map[string]any {
+	out := valid
+	for name, v := range valid {
+		if v != nil || slices.Contains(schema.Type().Required(), name) {
+			continue
+		}
+		t, ok := schema.Lookup(name)
+		if !ok || takesNull(t) {
+			continue
+		}
+		if len(out) == len(valid) {
+			out = maps.Clone(valid)
+		}
+		delete(out, name)
+	}
+	return out
+}
+
+func takesNull(t *coerce.Type) bool {
+	switch t.Kind() {
+	case coerce.Any, coerce.Null:
+		return true
+	case coerce.Union:
+		return slices.ContainsFunc(t.Members(), func(m *coerce.Type) bool { return m.Kind() == coerce.Null })
+	}
+	return false
 }

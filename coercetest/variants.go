@@ -73,7 +73,7 @@ func Variants(schema *coerce.Schema, valid map[string]any) []Variant {
 	var out []Variant
 	seen := map[string]bool{}
 	add := func(parts []part) {
-		v := Variant{Args: maps.Clone(valid), Want: maps.Clone(valid)}
+		v := Variant{Args: maps.Clone(valid), Want: maps.Clone(wantOf(schema, valid))}
 		var names []string
 		for i := 0; i < len(parts); {
 			p := parts[i].p

@@ -46,9 +46,11 @@ func TestRawToolBytes(t *testing.T) {
 		`{"path_params":"{\"a\":1}","mode":"[1]"}`,
 		`{"path_params":"{\"a\":1}","mode":"[1]"}`,
 	}, {
-		"undeclared keys and keys of another case pass as sent",
+		// A key of another case is its property misspelled (coerce's rule of
+		// names), unless the property is given too: then both pass as sent.
+		"undeclared keys pass as sent; a key of another case is renamed",
 		`{"extra":"[1]","LIMIT":"5","Ids":"[1]","limit":"5"}`,
-		`{"extra":"[1]","LIMIT":"5","Ids":"[1]","limit":5}`,
+		`{"extra":"[1]","LIMIT":"5","ids":[1],"limit":5}`,
 	}, {
 		"already conforming, in an unusual key order",
 		`{"path_params":"x","limit":9007199254740993,"ids":[1.0,2],"filter":{"min":1e2}}`,
@@ -567,14 +569,25 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
-// Parameters are matched by their exact names: a key in another case is
-// not a parameter, and the SDK rejects it for a struct's schema; the model
-// is told the name it meant.
+// A key in another case is its parameter misspelled, renamed by default;
+// with ExactNames it is not a parameter, the SDK rejects it for a struct's
+// schema, and the model is told the name it meant.
 func TestKeysMatchExactly(t *testing.T) {
+	// By default "N" is n misspelled, and the call is repaired (the rule of
+	// names); with ExactNames keys match exactly, as JSON Schema matches
+	// them, and the model is told.
 	server := newServer(nil)
 	gosdkcoerce.Install(server)
 	got := addTyped[countArgs](server, "count")
 	res := call(t, connect(t, server, client{}), "count", map[string]any{"N": "5"})
+	if res.IsError || len(got) != 1 || (<-got).N != 5 {
+		t.Fatalf("default: got IsError=%v %q; want n: 5 at the handler", res.IsError, resultText(res))
+	}
+
+	server = newServer(nil)
+	gosdkcoerce.Options{Coerce: coerce.Options{ExactNames: true}}.Install(server)
+	got = addTyped[countArgs](server, "count")
+	res = call(t, connect(t, server, client{}), "count", map[string]any{"N": "5"})
 	const want = "Invalid arguments: 2 problems. Correct them and send the call again.\n" +
 		"- /N: not a declared name; declared, nearest first: n.\n" +
 		"- /n: missing, and required: an integer. Example: 1"
