@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -383,87 +382,8 @@ func (o Options) unwrapInput(ctx context.Context, name, input string, required [
 }
 
 // reportError hands err to OnError and logs each value that could not be
-// repaired at warn level.
+// repaired at warn level, with the attributes every integration uses
+// (internal/adapter).
 func (o Options) reportError(ctx context.Context, name string, err error) {
-	if o.OnError != nil {
-		o.OnError(ctx, name, err)
-	}
-	if o.Logger == nil || !o.Logger.Enabled(ctx, slog.LevelWarn) {
-		return
-	}
-	for _, e := range coerceErrors(err) {
-		if e == nil {
-			o.Logger.WarnContext(ctx, "coerce: tool call not repaired", slog.String("tool", name), slog.String("err", err.Error()))
-			continue
-		}
-		rule := ""
-		if e.Err != nil {
-			rule = e.Err.Error()
-		}
-		o.Logger.WarnContext(ctx, "coerce: argument not repaired",
-			slog.String("tool", name),
-			slog.String("path", e.Path),
-			slog.String("declared", e.Declared),
-			slog.String("found", kindOf(e.Value)),
-			slog.String("rule", rule),
-			slog.String("err", e.Error()))
-	}
-}
-
-// coerceErrors returns the *coerce.Errors that err joins, in order; a nil
-// element stands for an error that is none (a schema that did not compile).
-func coerceErrors(err error) []*coerce.Error {
-	var errs []error
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = j.Unwrap()
-	} else {
-		errs = []error{err}
-	}
-	out := make([]*coerce.Error, 0, len(errs))
-	for _, e := range errs {
-		var ce *coerce.Error
-		if errors.As(e, &ce) {
-			out = append(out, ce)
-		} else {
-			out = append(out, nil)
-		}
-	}
-	return out
-}
-
-// kindOf names the JSON kind of a value found, as coerce.Change.Found does.
-func kindOf(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "string"
-	case bool:
-		return "boolean"
-	case map[string]any:
-		return "object"
-	case []any:
-		return "array"
-	case json.Number, float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
-		return "number"
-	case json.RawMessage:
-		b := bytes.TrimLeft(v, " \t\r\n")
-		if len(b) == 0 {
-			return "nothing"
-		}
-		switch b[0] {
-		case '{':
-			return "object"
-		case '[':
-			return "array"
-		case '"':
-			return "string"
-		case 't', 'f':
-			return "boolean"
-		case 'n':
-			return "null"
-		}
-		return "number"
-	}
-	return fmt.Sprintf("%T", v)
+	adapter.Listeners{OnError: o.OnError, Logger: o.Logger}.Rejected(ctx, name, err)
 }

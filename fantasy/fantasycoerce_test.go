@@ -148,8 +148,8 @@ func TestUnfixableArgumentReachesFantasyUnchanged(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		`level=WARN msg="coerce: argument not repaired" tool=search path=/limit declared=integer found=string rule="invalid syntax"`,
-		`level=WARN msg="coerce: argument not repaired" tool=raw path=/limit declared="integer | null" found=string rule="invalid syntax"`,
+		`level=WARN msg="coerce: argument rejected" tool=search rejection.path=/limit rejection.declared=integer rejection.found=string rejection.preview=five rejection.rule=syntax`,
+		`level=WARN msg="coerce: argument rejected" tool=raw rejection.path=/limit rejection.declared="integer | null" rejection.found=string rejection.preview=five rejection.rule=syntax`,
 	} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("log lacks %s:\n%s", want, logs.String())

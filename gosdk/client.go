@@ -3,7 +3,6 @@ package gosdkcoerce
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -204,93 +203,12 @@ func (c *ClientSession) fail(ctx context.Context, tool string, err error) {
 	}
 }
 
-// failArguments reports the arguments that could not be repaired: err joins
-// one *coerce.Error per argument.
+// failArguments reports the arguments that could not be repaired (err
+// joins one *coerce.Error per argument) as every integration does: to
+// OnError, and to the Logger at warn level with the attributes of
+// internal/adapter.
 func (c *ClientSession) failArguments(ctx context.Context, tool string, err error) {
-	if c.opts.OnError != nil {
-		c.opts.OnError(ctx, tool, err)
-	}
-	if l := c.opts.Logger; l != nil && l.Enabled(ctx, slog.LevelWarn) {
-		for _, e := range coerceErrors(err) {
-			l.WarnContext(ctx, "coerce: argument not repaired", slog.String("tool", tool), slog.Group("error",
-				slog.String("path", e.Path),
-				slog.String("declared", e.Declared),
-				slog.String("found", jsonKind(e.Value)),
-				slog.String("rule", ruleOf(e)),
-				slog.String("detail", e.Detail),
-			))
-		}
-	}
-}
-
-// coerceErrors returns the *coerce.Error values that err joins.
-func coerceErrors(err error) []*coerce.Error {
-	var out []*coerce.Error
-	var walk func(error)
-	walk = func(err error) {
-		if e, ok := err.(*coerce.Error); ok {
-			out = append(out, e)
-			return
-		}
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
-			for _, err := range j.Unwrap() {
-				walk(err)
-			}
-		}
-	}
-	walk(err)
-	return out
-}
-
-// ruleOf names the rule a value failed, as the sentinel it wraps says it.
-func ruleOf(e *coerce.Error) string {
-	for _, s := range []error{coerce.ErrSyntax, coerce.ErrKind, coerce.ErrPrecision, coerce.ErrUnknownType, coerce.ErrLimit} {
-		if errors.Is(e.Err, s) {
-			return s.Error()
-		}
-	}
-	if e.Err != nil {
-		return e.Err.Error()
-	}
-	return ""
-}
-
-// jsonKind is the JSON kind of a value found in arguments, as JSON Schema
-// names it.
-func jsonKind(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case string:
-		return "string"
-	case json.Number, float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
-		return "number"
-	case map[string]any:
-		return "object"
-	case []any:
-		return "array"
-	case json.RawMessage:
-		for _, b := range v {
-			switch b {
-			case ' ', '\t', '\n', '\r':
-				continue
-			case '{':
-				return "object"
-			case '[':
-				return "array"
-			case '"':
-				return "string"
-			case 't', 'f':
-				return "boolean"
-			case 'n':
-				return "null"
-			}
-			return "number"
-		}
-	}
-	return fmt.Sprintf("%T", v)
+	adapter.Listeners{OnError: c.opts.OnError, Logger: c.opts.Logger}.Rejected(ctx, tool, err)
 }
 
 // listTools lists every tool of the server, page after page.

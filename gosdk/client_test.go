@@ -458,9 +458,10 @@ func TestClientReports(t *testing.T) {
 	if len(records) != 4 {
 		t.Fatalf("%d records:\n%s", len(records), logs.String())
 	}
+	// The attributes every integration logs a rejection with (internal/adapter).
 	warn := records[3]
-	if warn["level"] != "WARN" || warn["tool"] != "tag" || !reflect.DeepEqual(warn["error"], map[string]any{
-		"path": "/count", "declared": "integer", "found": "string", "rule": "invalid syntax", "detail": warn["error"].(map[string]any)["detail"],
+	if warn["level"] != "WARN" || warn["tool"] != "tag" || !reflect.DeepEqual(warn["rejection"], map[string]any{
+		"path": "/count", "declared": "integer", "found": "string", "preview": "two", "rule": "syntax",
 	}) {
 		t.Errorf("warn record: %v", warn)
 	}

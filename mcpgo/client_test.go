@@ -433,9 +433,10 @@ func TestClientReports(t *testing.T) {
 	if len(records) != 4 {
 		t.Fatalf("%d records:\n%s", len(records), logs.String())
 	}
+	// The attributes every integration logs a rejection with (internal/adapter).
 	warn := records[3]
-	e, _ := warn["error"].(map[string]any)
-	if warn["level"] != "WARN" || warn["tool"] != "tag" || e["path"] != "/count" || e["declared"] != "integer" || e["found"] != "string" || e["rule"] != "invalid syntax" {
+	e, _ := warn["rejection"].(map[string]any)
+	if warn["level"] != "WARN" || warn["tool"] != "tag" || e["path"] != "/count" || e["declared"] != "integer" || e["found"] != "string" || e["rule"] != "syntax" || e["preview"] != "two" {
 		t.Errorf("warn record: %v", warn)
 	}
 	for _, r := range records[:3] {
