@@ -22,8 +22,10 @@ type fitter struct {
 	budget   int // beyond it nothing fits: the walker then reports ErrLimit
 
 	// keyRules, where the rules of names and nulls apply to the
-	// parameters fitArgs reads, are the options that say how.
+	// parameters fitArgs reads, are the options that say how; keyEdits
+	// says that they act on one.
 	keyRules *Options
+	keyEdits bool
 }
 
 func newFitter(o Options) fitter {
@@ -784,12 +786,16 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 			break
 		}
 		var ft *Type
-		if fits && params != nil {
+		if (fits || f.keyRules != nil && !f.keyEdits) && params != nil {
 			ft = rawField(params, data[keyStart:keyEnd], escaped)
-			if f.keyRules != nil && jsonwire.Space(data, i) < len(data) &&
-				f.keyRules.editsRawKey(params, data[keyStart:keyEnd], escaped, data[jsonwire.Space(data, i)]) {
+			if f.keyRules != nil && !f.keyEdits && jsonwire.Space(data, i) < len(data) &&
+				f.keyRules.editsRawKey(params, ft, data[keyStart:keyEnd], escaped, data[jsonwire.Space(data, i)]) {
 				fits = false // a parameter to rename, or a null to remove
+				f.keyEdits = true
 			}
+		}
+		if !fits {
+			ft = nil // the rest is only validated: the walker fits it again
 		}
 		var ok bool
 		if i, ok, err = f.fitRaw(data, i, ft, 1); err != nil {

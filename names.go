@@ -198,18 +198,29 @@ func (o *Options) applyKeyEdits(params *Type, args map[string]any) (map[string]a
 }
 
 // editsRawKey is Schema.editsKey for a parameter in JSON text: the key's
-// bytes (between its quotes) and its value's first byte.
-func (o *Options) editsRawKey(params *Type, key []byte, escaped bool, first byte) bool {
+// bytes (between its quotes), the type rawField gave it, and its value's
+// first byte. Only a null looks the key up again: a key whose type is not
+// the rest's is a property's or a pattern's, and so renamed by nothing.
+func (o *Options) editsRawKey(params, ft *Type, key []byte, escaped bool, first byte) bool {
+	if first != 'n' {
+		if ft != params.rest || !o.renames(params) {
+			return false
+		}
+		if escaped {
+			return renamesTo(params, jsonwire.Unescape(key)) != ""
+		}
+		return renamesTo(params, key) != ""
+	}
 	if escaped {
 		k := jsonwire.Unescape(key)
 		pt, declared := params.prop(k)
 		if declared {
-			return first == 'n' && o.dropsNull(params, k, pt)
+			return o.dropsNull(params, k, pt)
 		}
 		return o.renames(params) && renamesTo(params, k) != ""
 	}
 	if pt, declared := params.propBytes(key); declared {
-		return first == 'n' && o.dropsNull(params, string(key), pt)
+		return o.dropsNull(params, string(key), pt)
 	}
 	return o.renames(params) && renamesTo(params, key) != ""
 }

@@ -59,7 +59,7 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 		countWork(f.work + len(args))
 		return args, nil
 	}
-	if f.keyRules != nil {
+	if f.keyEdits {
 		if edited, ok := s.opts.editArgs(s.params, args, start); ok {
 			o := s.opts
 			o.ExactNames, o.KeepNulls = true, true

@@ -183,7 +183,7 @@ func coerceRaw(o Options, data []byte, t *Type) (out []byte, report func(), err 
 		countWork(f.work + len(data))
 		return data, noReport, nil
 	}
-	if f.keyRules != nil {
+	if f.keyEdits {
 		var changes []Change
 		collect := o
 		collect.OnChange = func(c Change) { changes = append(changes, c) }
