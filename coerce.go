@@ -219,6 +219,14 @@ func (o Options) plainText(s string, t *Type) (any, error) {
 		return s, &Error{Declared: t.String(), Value: s, Err: ErrLimit, Detail: "JSON text longer than " + strconv.Itoa(o.MaxSize) + " bytes"}
 	}
 	val, err := decodeJSON(text, o.UseNumber, o.maxDepth())
+	if err != nil && !o.StrictJSON && errors.Is(err, ErrSyntax) {
+		// Near-JSON, as walker.parseText repairs it.
+		if rsh, repaired, _ := nearJSON(&o, text); rsh == sh {
+			if v, rerr := decodeJSON(repaired, o.UseNumber, o.maxDepth()); rerr == nil {
+				val, err = v, nil
+			}
+		}
+	}
 	if err != nil {
 		e := *err.(*Error)
 		e.Declared, e.Value = t.String(), s

@@ -2,7 +2,7 @@ package coerce
 
 import (
 	"encoding/json"
-	"github.com/coerce-go/coerce/internal/jsonwire"
+	"errors"
 	"github.com/coerce-go/coerce/internal/nearjson"
 	"reflect"
 	"slices"
@@ -261,11 +261,8 @@ func jsonText(o *Options, s string) (sh shape, text string, rule Rule, fixes nea
 		}
 		rule = Fenced
 	}
-	if !o.StrictJSON && !validJSON(text, o) {
-		if rsh, repaired, f := nearJSON(o, text); rsh != shapeNone {
-			sh, text, fixes = rsh, repaired, f
-		}
-	}
+	// Near-JSON inside brackets is repaired where parsing fails (see
+	// walker.parseText), so that JSON text is read once.
 	return sh, text, rule, fixes, conversion{}
 }
 
@@ -276,14 +273,22 @@ func (o *Options) noJSONText(s string) bool {
 	return sh == shapeNone && (o.StrictJSON || !strings.ContainsAny(text, "{["))
 }
 
-// validJSON reports whether text is one JSON value, or fails only for a
-// reason near-JSON repair cannot mend (too deep).
-func validJSON(text string, o *Options) bool {
-	end, err := jsonwire.Skip(text, 0, 0, o.maxDepth())
-	if err == nil {
-		err = jsonwire.End(text, end)
+// parseText parses the JSON text of shape sh that a string holds, and
+// where it is not JSON, the JSON near-JSON repair makes of it (the rule of
+// Options.repairNearJSON), with the fixes made.
+func (w *walker) parseText(text string, sh shape, depth int) (any, nearjson.Fixes, error) {
+	val, err := w.parseString(text, depth)
+	if err == nil || w.o.StrictJSON || !errors.Is(err, ErrSyntax) {
+		return val, 0, err
 	}
-	return err == nil || err.Kind != jsonwire.Syntax
+	rsh, repaired, fixes := nearJSON(&w.o, text)
+	if rsh != sh {
+		return nil, 0, err
+	}
+	if val, rerr := w.parseString(repaired, depth); rerr == nil {
+		return val, fixes, nil
+	}
+	return nil, 0, err
 }
 
 // nearJSON repairs text that is almost JSON (see package nearjson): the
@@ -408,7 +413,8 @@ func (w *walker) fromText(v any, s string, es []*Type, idx []int, rb, depth int)
 	if len(ts) == 0 {
 		return
 	}
-	val, err := w.parseString(text, depth)
+	val, more, err := w.parseText(text, sh, depth)
+	fixes |= more
 	if err != nil {
 		for _, t := range ts {
 			w.res[rb+slices.Index(es, t)] = w.failWith(v, t, err)
@@ -434,7 +440,8 @@ func (w *walker) textOne(v any, s string, t *Type, depth int) result {
 	case textKind(sh, t).why != nil:
 		return w.result(v, t, textKind(sh, t))
 	}
-	val, err := w.parseString(text, depth)
+	val, more, err := w.parseText(text, sh, depth)
+	fixes |= more
 	if err != nil {
 		return w.failWith(v, t, err)
 	}
