@@ -270,7 +270,23 @@ func jsonText(o *Options, s string) (sh shape, text string, rule Rule, fixes nea
 // strings: s holds no JSON text, nor near-JSON text, of an object or array.
 func (o *Options) noJSONText(s string) bool {
 	sh, text := sniff(s)
-	return sh == shapeNone && (o.StrictJSON || !strings.ContainsAny(text, "{["))
+	return sh == shapeNone && (o.StrictJSON || !nearJSONAround(text))
+}
+
+// nearJSONAround reports whether text, which is no JSON text of an object
+// or array, may be near-JSON around one: a chat-template token or a
+// comment before it, a bracket that opens it but a comment or token after
+// it, and a bracket somewhere. Prose is told apart by its ends, in
+// constant time.
+func nearJSONAround(text string) bool {
+	if len(text) < 2 {
+		return false
+	}
+	switch first, last := text[0], text[len(text)-1]; {
+	case first == '<' || first == '/' || first == '#' || first == '{' || first == '[' || last == '>':
+		return strings.ContainsAny(text, "{[")
+	}
+	return false
 }
 
 // parseText parses the JSON text of shape sh that a string holds, and

@@ -788,10 +788,13 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 		var ft *Type
 		if (fits || f.keyRules != nil && !f.keyEdits) && params != nil {
 			ft = rawField(params, data[keyStart:keyEnd], escaped)
-			if f.keyRules != nil && !f.keyEdits && jsonwire.Space(data, i) < len(data) &&
-				f.keyRules.editsRawKey(params, ft, data[keyStart:keyEnd], escaped, data[jsonwire.Space(data, i)]) {
-				fits = false // a parameter to rename, or a null to remove
-				f.keyEdits = true
+			if f.keyRules != nil && !f.keyEdits {
+				// Only a key no property claims, or a null, can need an edit.
+				if j := jsonwire.Space(data, i); j < len(data) && (ft == params.rest || data[j] == 'n') &&
+					f.keyRules.editsRawKey(params, ft, data[keyStart:keyEnd], escaped, data[j]) {
+					fits = false // a parameter to rename, or a null to remove
+					f.keyEdits = true
+				}
 			}
 		}
 		if !fits {

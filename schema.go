@@ -308,6 +308,10 @@ func (s *Schema) fitParams(f *fitter, args map[string]any) bool {
 // parameter k, v, of type ft.
 func (s *Schema) editsKey(k string, v any, ft *Type) bool {
 	t := s.params
+	if v != nil {
+		// Only a key no property or pattern claims is renamed.
+		return ft == t.rest && s.opts.renames(t) && renamesTo(t, k) != ""
+	}
 	pt, declared := t.prop(k)
 	switch {
 	case declared:
