@@ -625,24 +625,9 @@ func fbCheck(errs []error, at *fbPath, t *Type, v any, depth int) []error {
 		return errs
 	}
 	if t.Kind() == Union {
-		var pick *Type
-		n := 0
-		for _, m := range t.Members() {
-			switch v.(type) {
-			case map[string]any:
-				if m.Kind() == Object {
-					pick, n = m, n+1
-				}
-			case []any:
-				if m.Kind() == Array {
-					pick, n = m, n+1
-				}
-			}
-		}
-		if n != 1 {
+		if t = fbMemberOf(t, v); t == nil {
 			return errs
 		}
-		t = pick
 	}
 	if enum := t.Enum(); len(enum) > 0 && !fbAllowed(enum, v) {
 		return append(errs, &Error{Path: at.String(), Declared: t.String(), Value: v, Err: ErrEnum, Detail: fbValueList(enum, fbNames)})
@@ -685,30 +670,38 @@ func fbCheck(errs []error, at *fbPath, t *Type, v any, depth int) []error {
 	return errs
 }
 
+// fbMemberOf is the one member of union t of v's container kind, or nil
+// when there is none or several (Check then says nothing of v).
+func fbMemberOf(t *Type, v any) *Type {
+	var pick *Type
+	n := 0
+	for _, m := range t.Members() {
+		switch v.(type) {
+		case map[string]any:
+			if m.Kind() == Object {
+				pick, n = m, n+1
+			}
+		case []any:
+			if m.Kind() == Array {
+				pick, n = m, n+1
+			}
+		}
+	}
+	if n != 1 {
+		return nil
+	}
+	return pick
+}
+
 // fbOK reports whether fbCheck would find nothing, allocating nothing.
 func fbOK(t *Type, v any, depth int) bool {
 	if depth > fbCheckDepth {
 		return true
 	}
 	if t.Kind() == Union {
-		var pick *Type
-		n := 0
-		for _, m := range t.Members() {
-			switch v.(type) {
-			case map[string]any:
-				if m.Kind() == Object {
-					pick, n = m, n+1
-				}
-			case []any:
-				if m.Kind() == Array {
-					pick, n = m, n+1
-				}
-			}
-		}
-		if n != 1 {
+		if t = fbMemberOf(t, v); t == nil {
 			return true
 		}
-		t = pick
 	}
 	if enum := t.Enum(); len(enum) > 0 && !fbAllowed(enum, v) {
 		return false
