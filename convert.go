@@ -221,7 +221,13 @@ func (w *walker) evalString(v any, s string, es []*Type, rb, depth int) {
 			w.res[rb+j] = w.result(v, t, convertScalar(&w.o, v, kindString, t))
 		}
 	}
-	if len(text) > 0 {
+	switch len(text) {
+	case 0:
+	case 1:
+		// The usual case, one object or array type: the fitter can tell
+		// that the text fits it for less than a walk.
+		w.res[rb+text[0]] = w.textOne(v, s, es[text[0]], depth)
+	default:
 		w.fromText(v, s, es, text, rb, depth)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 
+	"github.com/coerce-go/coerce/internal/godecode"
 	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
@@ -73,6 +74,24 @@ func (o Options) Unmarshal(data []byte, v any) error {
 		// Nothing to convert, and encoding/json's limits are the defaults.
 		return decodeInto(rv, data)
 	}
+	if o.OnChange == nil && (o.MaxSize <= 0 || len(data) <= o.MaxSize) && rv.Elem().IsZero() {
+		// Text encoding/json accepts as it is needs no conversion: the
+		// shape derived from v's type accepts what encoding/json
+		// accepts, except a key it would rename or a null it would
+		// drop, where the decoder stops. So it is decoded at once, in
+		// one pass, and the conversion runs only on text that needs it.
+		// (With OnChange set, the conversion's report is wanted: it runs
+		// first, and reports nothing on such text.)
+		stops := godecode.Options{MaxDepth: o.maxDepth()}
+		if t.kind == typeObject && !t.keyed {
+			stops.StopAtUnknownKey = o.renames(t)
+			stops.StopAtNull = !o.KeepNulls && !o.StructuredOnly
+		}
+		if godecode.Into(data, rv, stops) == godecode.Decoded {
+			return nil
+		}
+		rv.Elem().SetZero()
+	}
 	// Numbers are written back into the text as their digits, whatever
 	// the type they are bound for: float64 would round big ones.
 	o.UseNumber = true
@@ -103,6 +122,10 @@ func decodeInto(rv reflect.Value, text []byte) error {
 		// The usual case, var in Input: the zero value shares nothing,
 		// so text is decoded in place, and on error the zero value is
 		// put back. This saves the copy's allocation.
+		if godecode.Into(text, rv, godecode.Options{}) == godecode.Decoded {
+			return nil
+		}
+		dst.SetZero()
 		if err := json.Unmarshal(text, rv.Interface()); err != nil {
 			dst.SetZero()
 			return err
@@ -112,12 +135,24 @@ func decodeInto(rv reflect.Value, text []byte) error {
 	// A trial into a zero value first: decoding into a copy of *v would
 	// write into what the copy shares with *v before any error.
 	fresh := reflect.New(rv.Type().Elem())
-	if err := json.Unmarshal(text, fresh.Interface()); err != nil {
-		return err
+	fast := godecode.Into(text, fresh, godecode.Options{}) == godecode.Decoded
+	if !fast {
+		fresh.Elem().SetZero()
+		if err := json.Unmarshal(text, fresh.Interface()); err != nil {
+			return err
+		}
 	}
 	fresh.Elem().Set(rv.Elem())
-	if err := json.Unmarshal(text, fresh.Interface()); err != nil {
-		return err
+	if fast && godecode.Into(text, fresh, godecode.Options{}) != godecode.Decoded {
+		// Not expected (the trial decoded), but encoding/json decides;
+		// decoding the same text again into what it wrote gives what
+		// one decoding gives.
+		fast = false
+	}
+	if !fast {
+		if err := json.Unmarshal(text, fresh.Interface()); err != nil {
+			return err
+		}
 	}
 	rv.Elem().Set(fresh.Elem())
 	return nil
