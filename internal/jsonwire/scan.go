@@ -330,24 +330,49 @@ var plain = func() (t [256]bool) {
 
 // plainRun returns the index of the first byte at or after i that is not
 // plain string content (see plain), or len(data). It looks at eight bytes
-// at a time: a byte < 0x20, '"', '\\' or >= 0x80 sets the high bit of its
-// lane in m; a borrow can only set lanes above a lane that is truly set,
-// so the lowest set lane is exact.
+// at a time (see specials), sixteen per round.
 func plainRun[T Text](data T, i int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for ; i+8 <= len(data); i += 8 {
-		_ = data[i+7]
-		x := uint64(data[i]) | uint64(data[i+1])<<8 | uint64(data[i+2])<<16 | uint64(data[i+3])<<24 |
-			uint64(data[i+4])<<32 | uint64(data[i+5])<<40 | uint64(data[i+6])<<48 | uint64(data[i+7])<<56
-		m := ((x - 0x20*ones) | ((x ^ '"'*ones) - ones) | ((x ^ '\\'*ones) - ones) | x) & highs
-		if m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
+	if i < 0 || i >= len(data) {
+		return i
+	}
+	rest := data[i:]
+	for len(rest) >= 16 {
+		m0, m1 := specials(le64(rest)), specials(le64(rest[8:]))
+		if m0|m1 != 0 {
+			if m0 != 0 {
+				return len(data) - len(rest) + bits.TrailingZeros64(m0)>>3
+			}
+			return len(data) - len(rest) + 8 + bits.TrailingZeros64(m1)>>3
 		}
+		rest = rest[16:]
 	}
-	for i < len(data) && plain[data[i]] {
-		i++
+	if len(rest) >= 8 {
+		if m := specials(le64(rest)); m != 0 {
+			return len(data) - len(rest) + bits.TrailingZeros64(m)>>3
+		}
+		rest = rest[8:]
 	}
-	return i
+	for len(rest) > 0 && plain[rest[0]] {
+		rest = rest[1:]
+	}
+	return len(data) - len(rest)
+}
+
+// specials returns, for the eight bytes of x (the first in its low byte),
+// the high bit of each lane that holds a byte that is not plain string
+// content: < 0x20, '"', '\\' or >= 0x80. A borrow can only set lanes
+// above a lane that is truly set, so the lowest set lane is exact.
+func specials(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	return ((x - 0x20*ones) | ((x ^ '"'*ones) - ones) | ((x ^ '\\'*ones) - ones) | x) & highs
+}
+
+// le64 reads the first eight bytes of s as a little-endian word (the
+// caller has checked that there are eight).
+func le64[T Text](s T) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // scanString validates the string literal whose opening quote is at
@@ -356,16 +381,32 @@ func plainRun[T Text](data T, i int) int {
 // escapes and escaped lone surrogates.
 func scanString[T Text](data T, i int) (end int, escaped bool, err *Error) {
 	for {
-		i = plainRun(data, i)
-		if i >= len(data) {
+		// plainRun's loop, without a call per run between escapes.
+		for i >= 0 && i+16 <= len(data) {
+			w := data[i : i+16]
+			m0, m1 := specials(le64(w)), specials(le64(w[8:]))
+			if m0|m1 != 0 {
+				if m0 != 0 {
+					i += bits.TrailingZeros64(m0) >> 3
+				} else {
+					i += 8 + bits.TrailingZeros64(m1)>>3
+				}
+				goto special
+			}
+			i += 16
+		}
+		if i = plainRun(data, i); i >= len(data) {
 			return 0, false, errEOF(len(data))
 		}
+	special:
 		switch c := data[i]; {
 		case c == '"':
 			return i + 1, escaped, nil
 		case c == '\\':
 			escaped = true
-			if i, err = scanEscape(data, i); err != nil {
+			if i+1 < len(data) && shortEscape[data[i+1]] { // \n and the like, without a call
+				i += 2
+			} else if i, err = scanEscape(data, i); err != nil {
 				return 0, false, err
 			}
 		case c < 0x20:
@@ -379,6 +420,9 @@ func scanString[T Text](data T, i int) (end int, escaped bool, err *Error) {
 		}
 	}
 }
+
+// shortEscape[c] reports whether \c is a whole escape sequence.
+var shortEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
 
 // scanEscape validates the escape sequence at data[i] == '\\' and returns
 // the index just past it. A high surrogate must be followed at once by an
