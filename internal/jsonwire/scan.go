@@ -1,6 +1,7 @@
 package jsonwire
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"strconv"
 	"unicode/utf16"
@@ -55,14 +56,7 @@ func Skip[T Text](data T, i, depth, maxDepth int) (int, *Error) {
 	}
 	switch c := data[i]; c {
 	case '"':
-		// The usual string is plain: found by plainRun alone, without
-		// scanString's loop around it.
-		j := plainRun(data, i+1)
-		if j < len(data) && data[j] == '"' {
-			return j + 1, nil
-		}
-		end, _, err := scanString(data, j)
-		return end, err
+		return SkipString(data, i)
 	case '{', '[':
 		if maxDepth <= 0 {
 			maxDepth = DefaultMaxDepth
@@ -297,6 +291,100 @@ func Key[T Text](data T, i int) (start, end int, escaped bool, next int, err *Er
 		return 0, 0, false, 0, err
 	}
 	return start, end, escaped, Space(data, i), nil
+}
+
+// ShortKey reads the object key at data[i] when it is the usual one: a
+// quote, at most eight plain bytes (see plain), a quote and at once a
+// colon. It returns the key as a word, its first byte lowest and zeros
+// above its end (no plain byte is zero, so the word tells the key), its
+// length, and the index where the member's value starts, after the colon
+// and whitespace. ok is false for any other key, and where fewer than
+// seventeen bytes are left: Key reads those, and reports their errors.
+func ShortKey[T Text](data T, i int) (w uint64, n, next int, ok bool) {
+	if i < 0 || i+17 > len(data) || data[i] != '"' {
+		return 0, 0, 0, false
+	}
+	x := le64(data[i+1 : i+9])
+	if m := specials(x); m != 0 {
+		n = bits.TrailingZeros64(m) >> 3
+		x &= 1<<(8*n) - 1
+	} else {
+		n = 8
+	}
+	// The closing quote, the colon and what follows, in one word.
+	switch y := le64(data[i+1+n : i+9+n]); {
+	case y&0xffffff == '"'|':'<<8|' '<<16: // the usual single space
+		if y>>24&0xff > ' ' {
+			return x, n, i + 4 + n, true
+		}
+		return x, n, Space(data, i+4+n), true
+	case y&0xffff == '"'|':'<<8:
+		return x, n, Space(data, i+3+n), true
+	}
+	return 0, 0, 0, false
+}
+
+// ShortString returns the index just past the string at data[i] when it
+// is the usual short one: a quote, at most seven plain bytes and a quote.
+// ok is false for any other value, and where fewer than nine bytes are
+// left: SkipString or Skip read those.
+func ShortString(data []byte, i int) (end int, ok bool) {
+	if i >= 0 && i+9 <= len(data) && data[i] == '"' {
+		if m := specials(binary.LittleEndian.Uint64(data[i+1:])); m != 0 {
+			if j := i + 1 + bits.TrailingZeros64(m)>>3; data[j] == '"' {
+				return j + 1, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// ShortInt returns the index just past the number at data[i] when it is
+// the usual small integer: one to seven digits, no leading zero, and no
+// fraction or exponent after them. ok is false for any other value, and
+// where fewer than eight bytes are left: SkipNumber or Skip read those.
+func ShortInt(data []byte, i int) (end int, ok bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	if i < 0 || i+8 > len(data) {
+		return 0, false
+	}
+	x := binary.LittleEndian.Uint64(data[i:])
+	m := ((x - '0'*ones) | (x + 0x46*ones)) & highs // see digitRun
+	n := bits.TrailingZeros64(m) >> 3               // 8 if all are digits
+	if n == 0 || n == 8 || n > 1 && data[i] == '0' {
+		return 0, false
+	}
+	if c := data[i+n]; c == '.' || c|0x20 == 'e' {
+		return 0, false
+	}
+	return i + n, true
+}
+
+// SkipString validates the string at data[i], which is '"', and returns
+// the index just past it: Skip for a string.
+func SkipString[T Text](data T, i int) (int, *Error) {
+	// The usual string is plain, and often short: found in its first
+	// eight bytes, or by plainRun alone, without scanString's loop.
+	if i >= 0 && i+9 <= len(data) {
+		if m := specials(le64(data[i+1 : i+9])); m != 0 {
+			if j := i + 1 + bits.TrailingZeros64(m)>>3; data[j] == '"' {
+				return j + 1, nil
+			}
+		}
+	}
+	j := plainRun(data, i+1)
+	if j < len(data) && data[j] == '"' {
+		return j + 1, nil
+	}
+	end, _, err := scanString(data, j)
+	return end, err
+}
+
+// SkipNumber validates the number at data[i], which is '-' or a digit,
+// and returns the index just past it, and whether it is a plain integer
+// (no fraction, no exponent): Skip for a number.
+func SkipNumber[T Text](data T, i int) (end int, isInt bool, err *Error) {
+	return scanNumber(data, i)
 }
 
 // Next reads what follows a member that ends just before data[i] in an
