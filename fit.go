@@ -790,7 +790,12 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 		}
 		var ft *Type
 		if (fits || f.keyRules != nil && !f.keyEdits) && params != nil {
-			if short {
+			if ix := params.index; short && ix != nil && params.patterns == nil {
+				var found bool // shortField, without its call
+				if ft, found = ix.shortProp(w); !found {
+					ft = params.rest
+				}
+			} else if short {
 				ft = shortField(params, w, data[keyStart:keyEnd])
 			} else {
 				ft = rawField(params, data[keyStart:keyEnd], escaped)
@@ -949,9 +954,11 @@ func (f *fitter) fitLeaf(data []byte, i int, t *Type) (end int, ok bool) {
 	switch c := data[i]; t.kind {
 	case typeString:
 		if c == '"' && t.enum == nil {
-			var err *jsonwire.Error
-			end, err = jsonwire.SkipString(data, i)
-			ok = err == nil // an error is fitRaw's to report
+			if end, ok = jsonwire.ShortString(data, i); !ok {
+				var err *jsonwire.Error
+				end, err = jsonwire.SkipString(data, i)
+				ok = err == nil // an error is fitRaw's to report
+			}
 		}
 	case typeInteger, typeNumber:
 		if end, ok = jsonwire.ShortInt(data, i); !ok && (c == '-' || c-'0' <= 9) {
@@ -1043,7 +1050,12 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 		var mt *Type // nil: only validate
 		if k == kindObject {
 			if w, n, next, ok := jsonwire.ShortKey(data, i); ok {
-				if fits {
+				if ix := t.index; fits && ix != nil && t.patterns == nil {
+					var found bool // shortField, without its call
+					if mt, found = ix.shortProp(w); !found {
+						mt = t.rest
+					}
+				} else if fits {
 					mt = shortField(t, w, data[i+1:i+1+n])
 				}
 				i = next

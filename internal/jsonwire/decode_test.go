@@ -1241,21 +1241,22 @@ func TestShortReaders(t *testing.T) {
 	}
 	for _, k := range keys {
 		for _, after := range []string{`:`, `: `, `:  `, ` :`, `:"`, `x`, `: 1, "b": 2}`, `:` + "\t1"} {
-			in := []byte(`"` + k + `"` + after + "          ")
-			w, n, next, ok := ShortKey(in, 0)
-			if !ok {
-				continue
-			}
-			start, end, escaped, knext, err := Key(in, 0)
-			if err != nil || escaped || start != 1 || end != 1+n || next != knext {
-				t.Fatalf("ShortKey(%q) = %d, %d, true; Key = %d, %d, %v, %d, %v", in, n, next, start, end, escaped, knext, err)
-			}
-			var want uint64
-			for i := n - 1; i >= 0; i-- {
-				want = want<<8 | uint64(in[1+i])
-			}
-			if w != want {
-				t.Fatalf("ShortKey(%q) word %#x, want %#x", in, w, want)
+			for _, in := range [][]byte{[]byte(`"` + k + `"` + after + "          "), []byte(`"` + k + `"` + after)} {
+				w, n, next, ok := ShortKey(in, 0)
+				if !ok {
+					continue
+				}
+				start, end, escaped, knext, err := Key(in, 0)
+				if err != nil || escaped || start != 1 || end != 1+n || next != knext {
+					t.Fatalf("ShortKey(%q) = %d, %d, true; Key = %d, %d, %v, %d, %v", in, n, next, start, end, escaped, knext, err)
+				}
+				var want uint64
+				for i := n - 1; i >= 0; i-- {
+					want = want<<8 | uint64(in[1+i])
+				}
+				if w != want {
+					t.Fatalf("ShortKey(%q) word %#x, want %#x", in, w, want)
+				}
 			}
 		}
 		in := []byte(`"` + k + `",        `)

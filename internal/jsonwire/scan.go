@@ -299,9 +299,9 @@ func Key[T Text](data T, i int) (start, end int, escaped bool, next int, err *Er
 // above its end (no plain byte is zero, so the word tells the key), its
 // length, and the index where the member's value starts, after the colon
 // and whitespace. ok is false for any other key, and where fewer than
-// seventeen bytes are left: Key reads those, and reports their errors.
+// nine bytes are left: Key reads those, and reports their errors.
 func ShortKey[T Text](data T, i int) (w uint64, n, next int, ok bool) {
-	if i < 0 || i+17 > len(data) || data[i] != '"' {
+	if i < 0 || i+9 > len(data) || data[i] != '"' {
 		return 0, 0, 0, false
 	}
 	x := le64(data[i+1 : i+9])
@@ -310,6 +310,12 @@ func ShortKey[T Text](data T, i int) (w uint64, n, next int, ok bool) {
 		x &= 1<<(8*n) - 1
 	} else {
 		n = 8
+	}
+	if i+9+n > len(data) { // near the end: byte by byte
+		if j := i + 1 + n; j+1 < len(data) && data[j] == '"' && data[j+1] == ':' {
+			return x, n, Space(data, j+2), true
+		}
+		return 0, 0, 0, false
 	}
 	// The closing quote, the colon and what follows, in one word.
 	switch y := le64(data[i+1+n : i+9+n]); {
@@ -329,7 +335,7 @@ func ShortKey[T Text](data T, i int) (w uint64, n, next int, ok bool) {
 // ok is false for any other value, and where fewer than nine bytes are
 // left: SkipString or Skip read those.
 func ShortString(data []byte, i int) (end int, ok bool) {
-	if i >= 0 && i+9 <= len(data) && data[i] == '"' {
+	if i+9 <= len(data) && data[i] == '"' {
 		if m := specials(binary.LittleEndian.Uint64(data[i+1:])); m != 0 {
 			if j := i + 1 + bits.TrailingZeros64(m)>>3; data[j] == '"' {
 				return j + 1, true
