@@ -782,12 +782,24 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 	for more && err == nil {
 		var keyStart, keyEnd int
 		var escaped bool
-		if keyStart, keyEnd, escaped, i, err = jsonwire.Key(data, i); err != nil {
+		w, n, next, short := jsonwire.ShortKey(data, i)
+		if short {
+			keyStart, keyEnd, i = i+1, i+1+n, next
+		} else if keyStart, keyEnd, escaped, i, err = jsonwire.Key(data, i); err != nil {
 			break
 		}
 		var ft *Type
 		if (fits || f.keyRules != nil && !f.keyEdits) && params != nil {
-			ft = rawField(params, data[keyStart:keyEnd], escaped)
+			if ix := params.index; short && ix != nil && params.patterns == nil {
+				var found bool // shortField, without its call
+				if ft, found = ix.shortProp(w); !found {
+					ft = params.rest
+				}
+			} else if short {
+				ft = shortField(params, w, data[keyStart:keyEnd])
+			} else {
+				ft = rawField(params, data[keyStart:keyEnd], escaped)
+			}
 			if f.keyRules != nil && !f.keyEdits {
 				// Only a key no property claims, or a null, can need an edit.
 				if j := jsonwire.Space(data, i); j < len(data) && (ft == params.rest || data[j] == 'n') &&
@@ -800,12 +812,19 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 		if !fits {
 			ft = nil // the rest is only validated: the walker fits it again
 		}
-		var ok bool
-		if i, ok, err = f.fitRaw(data, i, ft, 1); err != nil {
-			break
+		if end, ok := f.fitLeaf(data, i, ft); ok {
+			i = end
+		} else {
+			if i, ok, err = f.fitRaw(data, i, ft, 1); err != nil {
+				break
+			}
+			fits = fits && ok
 		}
-		fits = fits && ok
-		i, more, err = jsonwire.Next(data, i, true)
+		if i < len(data) && data[i] == ',' { // the usual comma, without a call
+			i = jsonwire.Space(data, i+1)
+		} else {
+			i, more, err = jsonwire.Next(data, i, true)
+		}
 	}
 	if err != nil {
 		return 0, false, err
@@ -826,6 +845,18 @@ func rawField(t *Type, key []byte, escaped bool) *Type {
 		return f
 	}
 	return t.rest
+}
+
+// shortField is rawField for a short plain key, as jsonwire.ShortKey
+// reads it: w is the word it reads, key the key's bytes.
+func shortField(t *Type, w uint64, key []byte) *Type {
+	if ix := t.index; ix != nil && t.patterns == nil {
+		if f, ok := ix.shortProp(w); ok {
+			return f
+		}
+		return t.rest
+	}
+	return rawField(t, key, false)
 }
 
 // A rawChild names a member of a container in JSON text: the bytes of an
@@ -910,6 +941,45 @@ func tokenKind(c byte) kind {
 	return kindNumber
 }
 
+// fitLeaf is fitRaw for the usual member, at data[i] (no whitespace
+// before it): a string where a string is declared, a number where a
+// number or an integer is (a small integer at once), true or false where a
+// boolean is. ok says that it was one,
+// valid, and that it fits; otherwise fitRaw reads the member again, and
+// reports its error if it has one.
+func (f *fitter) fitLeaf(data []byte, i int, t *Type) (end int, ok bool) {
+	if t == nil || f.work >= f.budget || i >= len(data) {
+		return 0, false
+	}
+	switch c := data[i]; t.kind {
+	case typeString:
+		if c == '"' && t.enum == nil {
+			if end, ok = jsonwire.ShortString(data, i); !ok {
+				var err *jsonwire.Error
+				end, err = jsonwire.SkipString(data, i)
+				ok = err == nil // an error is fitRaw's to report
+			}
+		}
+	case typeInteger, typeNumber:
+		if end, ok = jsonwire.ShortInt(data, i); !ok && (c == '-' || c-'0' <= 9) {
+			var isInt bool
+			var err *jsonwire.Error
+			end, isInt, err = jsonwire.SkipNumber(data, i)
+			ok = err == nil && (isInt || t.kind == typeNumber || !t.plainInt && jsonwire.IsWhole(data[i:end]))
+		}
+	case typeBoolean:
+		if c == 't' && len(data)-i >= 4 && string(data[i:i+4]) == "true" {
+			end, ok = i+4, true
+		} else if c == 'f' && len(data)-i >= 5 && string(data[i:i+5]) == "false" {
+			end, ok = i+5, true
+		}
+	}
+	if ok {
+		f.work++ // as fitRaw counts it
+	}
+	return end, ok
+}
+
 // fitRaw validates the JSON value that starts at data[i] (after optional
 // whitespace), nested in depth containers, and reports where it ends and
 // whether it fits t as it is. It allocates nothing (keys with escapes
@@ -924,7 +994,27 @@ func (f *fitter) fitRaw(data []byte, i int, t *Type, depth int) (end int, ok boo
 		end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
 		return end, false, err
 	}
-	k := tokenKind(data[i])
+	// The usual parameter first: a string or a number where one is
+	// declared, read and fitted at once (fitRawScalar's rules).
+	c := data[i]
+	switch t.kind {
+	case typeString:
+		if c == '"' {
+			if end, err = jsonwire.SkipString(data, i); err != nil {
+				return 0, false, err
+			}
+			return end, t.enum == nil || enumRespellingRaw(t, data[i:end]) == "", nil
+		}
+	case typeInteger, typeNumber:
+		if c == '-' || c-'0' <= 9 {
+			end, isInt, err := jsonwire.SkipNumber(data, i)
+			if err != nil {
+				return 0, false, err
+			}
+			return end, isInt || t.kind == typeNumber || !t.plainInt && jsonwire.IsWhole(data[i:end]), nil
+		}
+	}
+	k := tokenKind(c)
 	switch t.kind {
 	case typeUnion:
 		return f.fitRawUnion(data, i, t, k, depth)
@@ -959,23 +1049,40 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 	for n := 0; more; n++ {
 		var mt *Type // nil: only validate
 		if k == kindObject {
-			keyStart, keyEnd, escaped, next, err := jsonwire.Key(data, i)
-			if err != nil {
-				return 0, false, err
+			if w, n, next, ok := jsonwire.ShortKey(data, i); ok {
+				if ix := t.index; fits && ix != nil && t.patterns == nil {
+					var found bool // shortField, without its call
+					if mt, found = ix.shortProp(w); !found {
+						mt = t.rest
+					}
+				} else if fits {
+					mt = shortField(t, w, data[i+1:i+1+n])
+				}
+				i = next
+			} else {
+				keyStart, keyEnd, escaped, next, err := jsonwire.Key(data, i)
+				if err != nil {
+					return 0, false, err
+				}
+				if fits {
+					mt = rawField(t, data[keyStart:keyEnd], escaped)
+				}
+				i = next
 			}
-			if fits {
-				mt = rawField(t, data[keyStart:keyEnd], escaped)
-			}
-			i = next
 		} else if fits {
 			mt = t.item(n)
 		}
-		var ok bool
-		if i, ok, err = f.fitRaw(data, i, mt, depth+1); err != nil {
-			return 0, false, err
+		if end, ok := f.fitLeaf(data, i, mt); ok {
+			i = end
+		} else {
+			if i, ok, err = f.fitRaw(data, i, mt, depth+1); err != nil {
+				return 0, false, err
+			}
+			fits = fits && ok
 		}
-		fits = fits && ok
-		if i, more, err = jsonwire.Next(data, i, k == kindObject); err != nil {
+		if i < len(data) && data[i] == ',' { // the usual comma, without a call
+			i = jsonwire.Space(data, i+1)
+		} else if i, more, err = jsonwire.Next(data, i, k == kindObject); err != nil {
 			return 0, false, err
 		}
 	}

@@ -283,6 +283,91 @@ type propIndex struct {
 	mask  uint64
 	slots []propSlot
 	list  []propSlot // the properties, by name
+
+	// The properties whose names are at most eight plain bytes (printable
+	// ASCII but '"' and '\\'), by their bytes read as one word, as
+	// jsonwire.ShortKey reads a key: such a key is found in one multiply
+	// and, the multiplier chosen when the index is built, most often one
+	// probe, with no hashing of bytes and no string compared. A key that
+	// is not there is no property at all: no other name spells it.
+	short      []shortSlot // a power of two, at most half full
+	shortMul   uint64
+	shortShift uint8
+}
+
+type shortSlot struct {
+	w uint64
+	t *Type // nil: an empty slot
+}
+
+// shortProp is the property whose name is the short key w (see
+// jsonwire.ShortKey), if there is one.
+func (ix *propIndex) shortProp(w uint64) (*Type, bool) {
+	mask := uint64(len(ix.short) - 1)
+	for i := (w * ix.shortMul) >> ix.shortShift; ; i = (i + 1) & mask {
+		switch s := &ix.short[i]; {
+		case s.t == nil:
+			return nil, false
+		case s.w == w:
+			return s.t, true
+		}
+	}
+}
+
+// shortWord is the word of a property name that jsonwire.ShortKey would
+// read for it, and false for a name it never reads (too long, or with a
+// byte that is not plain).
+func shortWord(name string) (uint64, bool) {
+	if len(name) > 8 {
+		return 0, false
+	}
+	var w uint64
+	for i := len(name) - 1; i >= 0; i-- {
+		c := name[i]
+		if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+			return 0, false
+		}
+		w = w<<8 | uint64(c)
+	}
+	return w, true
+}
+
+// buildShort fills the short table of ix from props, trying a few
+// multipliers for one that sends no two names to one slot; the last one
+// tried stays if none does (a lookup then probes a slot or two more).
+func (ix *propIndex) buildShort(props map[string]*Type) {
+	var ws []uint64
+	var ts []*Type
+	for name, t := range props {
+		if w, ok := shortWord(name); ok {
+			ws = append(ws, w)
+			ts = append(ts, t)
+		}
+	}
+	size, lg := 2, 1
+	for size < 2*len(ws) {
+		size, lg = size*2, lg+1
+	}
+	ix.short = make([]shortSlot, size)
+	ix.shortShift = uint8(64 - lg)
+	mul := uint64(0x9e3779b97f4a7c15)
+	for try := 0; ; try++ {
+		ix.shortMul = mul | 1
+		clear(ix.short)
+		collided := false
+		for k, w := range ws {
+			i := (w * ix.shortMul) >> ix.shortShift
+			for ix.short[i].t != nil {
+				i = (i + 1) & uint64(size-1)
+				collided = true
+			}
+			ix.short[i] = shortSlot{w, ts[k]}
+		}
+		if !collided || try == 16 {
+			return
+		}
+		mul = (mul ^ mul>>31) * 0xbf58476d1ce4e5b9 // the next candidate (splitmix64's mix)
+	}
 }
 
 type propSlot struct {
@@ -351,6 +436,7 @@ func newPropIndex(props map[string]*Type) *propIndex {
 		ix.list = append(ix.list, propSlot{h, name, t})
 	}
 	slices.SortFunc(ix.list, func(a, b propSlot) int { return strings.Compare(a.name, b.name) })
+	ix.buildShort(props)
 	return ix
 }
 

@@ -403,3 +403,45 @@ func TestTypeAccessors(t *testing.T) {
 		}
 	}
 }
+
+// The short table of a property index finds every property whose name
+// jsonwire.ShortKey can read, and nothing else, whatever the names and
+// however many (the multiplier tries run out past a few dozen names).
+func TestPropIndexShort(t *testing.T) {
+	sets := [][]string{
+		{"a"}, {""}, {"", "a", "ab"}, {"id", "title", "priority", "done"},
+		{"s0", "k0", "s1", "k1", "s2", "k2", "s3", "k3", "s4", "k4"},
+		{"é", "a\"b", `a\b`, "tab\t", "ninechars", "eightchr", "x"},
+	}
+	var many []string
+	for i := range 300 {
+		many = append(many, fmt.Sprintf("p%d", i), fmt.Sprintf("long_name_%d", i))
+	}
+	sets = append(sets, many)
+	for _, names := range sets {
+		props := map[string]*Type{}
+		for i, n := range names {
+			props[n] = &Type{kind: typeInteger, name: fmt.Sprint(i)}
+		}
+		ix := newPropIndex(props)
+		for _, n := range names {
+			w, ok := shortWord(n)
+			if want := len(n) <= 8 && !strings.ContainsAny(n, "\"\\\t") && n != "é"; ok != want {
+				t.Fatalf("shortWord(%q) ok = %v", n, ok)
+			}
+			if !ok {
+				continue
+			}
+			if got, found := ix.shortProp(w); !found || got != props[n] {
+				t.Fatalf("%v: shortProp(%q) = %v, %v", names, n, got, found)
+			}
+		}
+		for _, k := range []string{"zz", "p", "k5", "long_nam", "", "a"} {
+			w, _ := shortWord(k)
+			got, found := ix.shortProp(w)
+			if want, has := props[k]; found != has || got != want {
+				t.Fatalf("%v: shortProp(%q) = %v, %v", names, k, got, found)
+			}
+		}
+	}
+}

@@ -141,11 +141,31 @@ func passThroughArgs() []struct{ name, schema, args string } {
 		na = append(na, `"n`+strconv.Itoa(i)+`": `+val)
 	}
 	big := strings.Repeat(words+`\n`, (1<<20)/(len(words)+2))
+	// records: an array of twenty short objects.
+	var recs []string
+	for i := range 20 {
+		n := strconv.Itoa(i + 1)
+		recs = append(recs, `{"id": "t`+n+`", "title": "task number `+n+`", "priority": `+strconv.Itoa(i%4)+`, "done": `+strconv.FormatBool(i%3 == 0)+`}`)
+	}
+	// short: ten short parameters, five strings and five small integers.
+	var shp, sha []string
+	for i := range 5 {
+		n := strconv.Itoa(i)
+		shp = append(shp, `"s`+n+`": {"type": "string"}`, `"k`+n+`": {"type": "integer"}`)
+		sha = append(sha, `"s`+n+`": "v`+n+`"`, `"k`+n+`": `+strconv.Itoa(3*i+1))
+	}
 	return []struct{ name, schema, args string }{
 		{"strings", `{"type": "object", "properties": {` + strings.Join(sp, ", ") + `}}`, "{" + strings.Join(sa, ", ") + "}"},
 		{"numbers", `{"type": "object", "properties": {` + strings.Join(np, ", ") + `}}`, "{" + strings.Join(na, ", ") + "}"},
 		{"1MB", `{"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}}`,
 			`{"path": "README.md", "content": "` + big + `"}`},
+		{"records", `{"type": "object", "properties": {"records": {"type": "array", "items": {"type": "object", "properties": {` +
+			`"id": {"type": "string"}, "title": {"type": "string"}, "priority": {"type": "integer"}, "done": {"type": "boolean"}}}}}}`,
+			`{"records": [` + strings.Join(recs, ", ") + `]}`},
+		{"short", `{"type": "object", "properties": {` + strings.Join(shp, ", ") + `}}`, "{" + strings.Join(sha, ", ") + "}"},
+		// The quickstart's call as a client that follows the schema sends it.
+		{"quickstart", quickstartSchema, `{"server_name": "discord", "path_params": "{\"channel_id\": \"1458059302022549698\"}", ` +
+			`"group_by": ["type"], "limit": 10, "notify": true, "config": {"depth": 2}}`},
 	}
 }
 

@@ -1221,3 +1221,66 @@ func TestScanString(t *testing.T) {
 		}
 	}
 }
+
+// The short readers agree with the general ones wherever they answer:
+// ShortKey with Key, ShortString with SkipString, ShortInt with
+// SkipNumber, for keys and values of every length around their limits,
+// every byte value inside them, and the bytes that may follow.
+func TestShortReaders(t *testing.T) {
+	var keys []string
+	for n := range 11 {
+		for c := range 256 {
+			for p := range max(n, 1) {
+				k := []byte(strings.Repeat("k", n))
+				if n > 0 {
+					k[p] = byte(c)
+				}
+				keys = append(keys, string(k))
+			}
+		}
+	}
+	for _, k := range keys {
+		for _, after := range []string{`:`, `: `, `:  `, ` :`, `:"`, `x`, `: 1, "b": 2}`, `:` + "\t1"} {
+			for _, in := range [][]byte{[]byte(`"` + k + `"` + after + "          "), []byte(`"` + k + `"` + after)} {
+				w, n, next, ok := ShortKey(in, 0)
+				if !ok {
+					continue
+				}
+				start, end, escaped, knext, err := Key(in, 0)
+				if err != nil || escaped || start != 1 || end != 1+n || next != knext {
+					t.Fatalf("ShortKey(%q) = %d, %d, true; Key = %d, %d, %v, %d, %v", in, n, next, start, end, escaped, knext, err)
+				}
+				var want uint64
+				for i := n - 1; i >= 0; i-- {
+					want = want<<8 | uint64(in[1+i])
+				}
+				if w != want {
+					t.Fatalf("ShortKey(%q) word %#x, want %#x", in, w, want)
+				}
+			}
+		}
+		in := []byte(`"` + k + `",        `)
+		if end, ok := ShortString(in, 0); ok {
+			if want, err := SkipString(in, 0); err != nil || end != want {
+				t.Fatalf("ShortString(%q) = %d; SkipString = %d, %v", in, end, want, err)
+			}
+		}
+	}
+	for _, num := range []string{"0", "7", "00", "01", "10", "1234567", "12345678", "-1", "1.5", "1e5", "1E5", "0.", "1x", "0e", "12,"} {
+		in := []byte(num + ",       ")
+		if end, ok := ShortInt(in, 0); ok {
+			if want, isInt, err := SkipNumber(in, 0); err != nil || !isInt || end != want {
+				t.Fatalf("ShortInt(%q) = %d; SkipNumber = %d, %v, %v", in, end, want, isInt, err)
+			}
+		}
+	}
+}
+
+func TestShortIntAnswers(t *testing.T) {
+	for num, want := range map[string]bool{"0": true, "7": true, "1234567": true, "12345678": false,
+		"00": false, "01": false, "-1": false, "1.5": false, "1e5": false, "1E5": false, "x": false} {
+		if _, ok := ShortInt([]byte(num+",       "), 0); ok != want {
+			t.Errorf("ShortInt(%q) ok = %v, want %v", num, ok, want)
+		}
+	}
+}

@@ -44,10 +44,7 @@ func scanNumber[T Text](data T, i int) (end int, isInt bool, err *Error) {
 			return 0, false, errChar(data, i, "after leading zero in numeric literal")
 		}
 	case c-'1' <= 8:
-		i++
-		for i < len(data) && data[i]-'0' <= 9 {
-			i++
-		}
+		i = digitRun(data, i+1)
 	default:
 		return 0, false, errChar(data, i, "in numeric literal")
 	}
@@ -61,9 +58,7 @@ func scanNumber[T Text](data T, i int) (end int, isInt bool, err *Error) {
 		if data[i]-'0' > 9 {
 			return 0, false, errChar(data, i, "after decimal point in numeric literal")
 		}
-		for i < len(data) && data[i]-'0' <= 9 {
-			i++
-		}
+		i = digitRun(data, i+1)
 	}
 	if i < len(data) && data[i]|0x20 == 'e' {
 		isInt = false
@@ -77,11 +72,29 @@ func scanNumber[T Text](data T, i int) (end int, isInt bool, err *Error) {
 		if data[i]-'0' > 9 {
 			return 0, false, errChar(data, i, "in exponent of numeric literal")
 		}
-		for i < len(data) && data[i]-'0' <= 9 {
-			i++
-		}
+		i = digitRun(data, i+1)
 	}
 	return i, isInt, nil
+}
+
+// digitRun returns the index of the first byte at or after i that is not
+// an ASCII digit, or len(data), looking at eight bytes at a time: a byte
+// below '0' sets the high bit of its lane in x-'0', one above '9' in
+// x+0x46 (a byte >= 0xba in the first); a borrow or carry only leaves a
+// lane that is set, so the lowest set lane is exact.
+func digitRun[T Text](data T, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for i >= 0 && i+8 <= len(data) {
+		x := le64(data[i : i+8])
+		if m := ((x - '0'*ones) | (x + 0x46*ones)) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for i < len(data) && data[i]-'0' <= 9 {
+		i++
+	}
+	return i
 }
 
 // numberParts are the parts of valid JSON number text: its sign, the

@@ -126,3 +126,34 @@ func TestValueMatchesDecode(t *testing.T) {
 		}
 	}
 }
+
+// digitRun reads eight bytes at a time: every byte value, at every lane,
+// before or after another non-digit, stops it where a byte loop stops.
+func TestDigitRun(t *testing.T) {
+	want := func(b []byte, i int) int {
+		for i < len(b) && b[i]-'0' <= 9 {
+			i++
+		}
+		return i
+	}
+	buf := make([]byte, 24)
+	for c := range 256 {
+		for p := range 20 {
+			for _, c2 := range []byte{'5', 0, '/', ':', '.', 'e', 0x80, 0xba, 0xff} {
+				for k := range buf {
+					buf[k] = '0' + byte(k%10)
+				}
+				buf[p] = byte(c)
+				buf[p+2] = c2
+				for start := range 3 {
+					if got, w := digitRun(buf, start), want(buf, start); got != w {
+						t.Fatalf("digitRun(%q, %d) = %d, want %d", buf, start, got, w)
+					}
+					if got, w := digitRun(string(buf), start), want(buf, start); got != w {
+						t.Fatalf("digitRun(string %q, %d) = %d, want %d", buf, start, got, w)
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package jsonwire
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"strconv"
 	"unicode/utf16"
@@ -55,14 +56,7 @@ func Skip[T Text](data T, i, depth, maxDepth int) (int, *Error) {
 	}
 	switch c := data[i]; c {
 	case '"':
-		// The usual string is plain: found by plainRun alone, without
-		// scanString's loop around it.
-		j := plainRun(data, i+1)
-		if j < len(data) && data[j] == '"' {
-			return j + 1, nil
-		}
-		end, _, err := scanString(data, j)
-		return end, err
+		return SkipString(data, i)
 	case '{', '[':
 		if maxDepth <= 0 {
 			maxDepth = DefaultMaxDepth
@@ -299,6 +293,106 @@ func Key[T Text](data T, i int) (start, end int, escaped bool, next int, err *Er
 	return start, end, escaped, Space(data, i), nil
 }
 
+// ShortKey reads the object key at data[i] when it is the usual one: a
+// quote, at most eight plain bytes (see plain), a quote and at once a
+// colon. It returns the key as a word, its first byte lowest and zeros
+// above its end (no plain byte is zero, so the word tells the key), its
+// length, and the index where the member's value starts, after the colon
+// and whitespace. ok is false for any other key, and where fewer than
+// nine bytes are left: Key reads those, and reports their errors.
+func ShortKey[T Text](data T, i int) (w uint64, n, next int, ok bool) {
+	if i < 0 || i+9 > len(data) || data[i] != '"' {
+		return 0, 0, 0, false
+	}
+	x := le64(data[i+1 : i+9])
+	if m := specials(x); m != 0 {
+		n = bits.TrailingZeros64(m) >> 3
+		x &= 1<<(8*n) - 1
+	} else {
+		n = 8
+	}
+	if i+9+n > len(data) { // near the end: byte by byte
+		if j := i + 1 + n; j+1 < len(data) && data[j] == '"' && data[j+1] == ':' {
+			return x, n, Space(data, j+2), true
+		}
+		return 0, 0, 0, false
+	}
+	// The closing quote, the colon and what follows, in one word.
+	switch y := le64(data[i+1+n : i+9+n]); {
+	case y&0xffffff == '"'|':'<<8|' '<<16: // the usual single space
+		if y>>24&0xff > ' ' {
+			return x, n, i + 4 + n, true
+		}
+		return x, n, Space(data, i+4+n), true
+	case y&0xffff == '"'|':'<<8:
+		return x, n, Space(data, i+3+n), true
+	}
+	return 0, 0, 0, false
+}
+
+// ShortString returns the index just past the string at data[i] when it
+// is the usual short one: a quote, at most seven plain bytes and a quote.
+// ok is false for any other value, and where fewer than nine bytes are
+// left: SkipString or Skip read those.
+func ShortString(data []byte, i int) (end int, ok bool) {
+	if i+9 <= len(data) && data[i] == '"' {
+		if m := specials(binary.LittleEndian.Uint64(data[i+1:])); m != 0 {
+			if j := i + 1 + bits.TrailingZeros64(m)>>3; data[j] == '"' {
+				return j + 1, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// ShortInt returns the index just past the number at data[i] when it is
+// the usual small integer: one to seven digits, no leading zero, and no
+// fraction or exponent after them. ok is false for any other value, and
+// where fewer than eight bytes are left: SkipNumber or Skip read those.
+func ShortInt(data []byte, i int) (end int, ok bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	if i < 0 || i+8 > len(data) {
+		return 0, false
+	}
+	x := binary.LittleEndian.Uint64(data[i:])
+	m := ((x - '0'*ones) | (x + 0x46*ones)) & highs // see digitRun
+	n := bits.TrailingZeros64(m) >> 3               // 8 if all are digits
+	if n == 0 || n == 8 || n > 1 && data[i] == '0' {
+		return 0, false
+	}
+	if c := data[i+n]; c == '.' || c|0x20 == 'e' {
+		return 0, false
+	}
+	return i + n, true
+}
+
+// SkipString validates the string at data[i], which is '"', and returns
+// the index just past it: Skip for a string.
+func SkipString[T Text](data T, i int) (int, *Error) {
+	// The usual string is plain, and often short: found in its first
+	// eight bytes, or by plainRun alone, without scanString's loop.
+	if i >= 0 && i+9 <= len(data) {
+		if m := specials(le64(data[i+1 : i+9])); m != 0 {
+			if j := i + 1 + bits.TrailingZeros64(m)>>3; data[j] == '"' {
+				return j + 1, nil
+			}
+		}
+	}
+	j := plainRun(data, i+1)
+	if j < len(data) && data[j] == '"' {
+		return j + 1, nil
+	}
+	end, _, err := scanString(data, j)
+	return end, err
+}
+
+// SkipNumber validates the number at data[i], which is '-' or a digit,
+// and returns the index just past it, and whether it is a plain integer
+// (no fraction, no exponent): Skip for a number.
+func SkipNumber[T Text](data T, i int) (end int, isInt bool, err *Error) {
+	return scanNumber(data, i)
+}
+
 // Next reads what follows a member that ends just before data[i] in an
 // object (obj) or array: a comma, after which it returns the index of the
 // next member (after whitespace) and more = true; or the closing brace or
@@ -330,24 +424,49 @@ var plain = func() (t [256]bool) {
 
 // plainRun returns the index of the first byte at or after i that is not
 // plain string content (see plain), or len(data). It looks at eight bytes
-// at a time: a byte < 0x20, '"', '\\' or >= 0x80 sets the high bit of its
-// lane in m; a borrow can only set lanes above a lane that is truly set,
-// so the lowest set lane is exact.
+// at a time (see specials), sixteen per round.
 func plainRun[T Text](data T, i int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for ; i+8 <= len(data); i += 8 {
-		_ = data[i+7]
-		x := uint64(data[i]) | uint64(data[i+1])<<8 | uint64(data[i+2])<<16 | uint64(data[i+3])<<24 |
-			uint64(data[i+4])<<32 | uint64(data[i+5])<<40 | uint64(data[i+6])<<48 | uint64(data[i+7])<<56
-		m := ((x - 0x20*ones) | ((x ^ '"'*ones) - ones) | ((x ^ '\\'*ones) - ones) | x) & highs
-		if m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
+	if i < 0 || i >= len(data) {
+		return i
+	}
+	rest := data[i:]
+	for len(rest) >= 16 {
+		m0, m1 := specials(le64(rest)), specials(le64(rest[8:]))
+		if m0|m1 != 0 {
+			if m0 != 0 {
+				return len(data) - len(rest) + bits.TrailingZeros64(m0)>>3
+			}
+			return len(data) - len(rest) + 8 + bits.TrailingZeros64(m1)>>3
 		}
+		rest = rest[16:]
 	}
-	for i < len(data) && plain[data[i]] {
-		i++
+	if len(rest) >= 8 {
+		if m := specials(le64(rest)); m != 0 {
+			return len(data) - len(rest) + bits.TrailingZeros64(m)>>3
+		}
+		rest = rest[8:]
 	}
-	return i
+	for len(rest) > 0 && plain[rest[0]] {
+		rest = rest[1:]
+	}
+	return len(data) - len(rest)
+}
+
+// specials returns, for the eight bytes of x (the first in its low byte),
+// the high bit of each lane that holds a byte that is not plain string
+// content: < 0x20, '"', '\\' or >= 0x80. A borrow can only set lanes
+// above a lane that is truly set, so the lowest set lane is exact.
+func specials(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	return ((x - 0x20*ones) | ((x ^ '"'*ones) - ones) | ((x ^ '\\'*ones) - ones) | x) & highs
+}
+
+// le64 reads the first eight bytes of s as a little-endian word (the
+// caller has checked that there are eight).
+func le64[T Text](s T) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // scanString validates the string literal whose opening quote is at
@@ -356,16 +475,32 @@ func plainRun[T Text](data T, i int) int {
 // escapes and escaped lone surrogates.
 func scanString[T Text](data T, i int) (end int, escaped bool, err *Error) {
 	for {
-		i = plainRun(data, i)
-		if i >= len(data) {
+		// plainRun's loop, without a call per run between escapes.
+		for i >= 0 && i+16 <= len(data) {
+			w := data[i : i+16]
+			m0, m1 := specials(le64(w)), specials(le64(w[8:]))
+			if m0|m1 != 0 {
+				if m0 != 0 {
+					i += bits.TrailingZeros64(m0) >> 3
+				} else {
+					i += 8 + bits.TrailingZeros64(m1)>>3
+				}
+				goto special
+			}
+			i += 16
+		}
+		if i = plainRun(data, i); i >= len(data) {
 			return 0, false, errEOF(len(data))
 		}
+	special:
 		switch c := data[i]; {
 		case c == '"':
 			return i + 1, escaped, nil
 		case c == '\\':
 			escaped = true
-			if i, err = scanEscape(data, i); err != nil {
+			if i+1 < len(data) && shortEscape[data[i+1]] { // \n and the like, without a call
+				i += 2
+			} else if i, err = scanEscape(data, i); err != nil {
 				return 0, false, err
 			}
 		case c < 0x20:
@@ -379,6 +514,9 @@ func scanString[T Text](data T, i int) (end int, escaped bool, err *Error) {
 		}
 	}
 }
+
+// shortEscape[c] reports whether \c is a whole escape sequence.
+var shortEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
 
 // scanEscape validates the escape sequence at data[i] == '\\' and returns
 // the index just past it. A high surrogate must be followed at once by an
