@@ -1,9 +1,11 @@
 // Package compare holds the benchmarks that set coerce beside what callers
 // do without it, in one process and on the same bytes: decoding the
 // arguments, fixing them by hand for the one schema they know, and encoding
-// them again, with encoding/json and with goccy/go-json (the fastest
-// decoder and encoder the module proxy serves, which uses unsafe code). It
-// is a module of its own so that the core keeps no third-party dependency.
+// them again, with encoding/json and with the fast JSON libraries callers
+// reach for instead: goccy/go-json, segmentio/encoding's json and
+// bytedance/sonic (a JIT for amd64 and arm64; all three use unsafe code).
+// It is a module of its own so that the core keeps no third-party
+// dependency.
 // Run it through `make bench` at the repository root, which prints every
 // table of the README.
 //
@@ -23,20 +25,37 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bytedance/sonic"
 	gojson "github.com/goccy/go-json"
+	segjson "github.com/segmentio/encoding/json"
 )
 
-// A codec is a JSON library: encoding/json or goccy/go-json.
+// A codec is a JSON library: encoding/json or a peer.
 type codec struct {
 	unmarshal func([]byte, any) error
 	marshal   func(any) ([]byte, error)
 	valid     func([]byte) bool
 }
 
+// sonic is used in its ConfigStd, the configuration that does what
+// encoding/json does: it sorts map keys, escapes HTML, validates strings
+// and copies them out of the input. Its default configuration skips those
+// and so does less work than the others in a row. On Go 1.26 and amd64 or
+// arm64 it runs its JIT; elsewhere (go1.28 and later, for v1.15.5) it falls
+// back to encoding/json, and its figures would be encoding/json's.
 var (
-	stdCodec = codec{json.Unmarshal, json.Marshal, json.Valid}
-	goCodec  = codec{gojson.Unmarshal, gojson.Marshal, gojson.Valid}
+	stdCodec   = codec{json.Unmarshal, json.Marshal, json.Valid}
+	goCodec    = codec{gojson.Unmarshal, gojson.Marshal, gojson.Valid}
+	segCodec   = codec{segjson.Unmarshal, segjson.Marshal, segjson.Valid}
+	sonicCodec = codec{sonic.ConfigStd.Unmarshal, sonic.ConfigStd.Marshal, sonic.ConfigStd.Valid}
 )
+
+// peers are the codecs each benchmark sets beside coerce, by impl name:
+// encoding/json and the fast libraries.
+var peers = []struct {
+	impl string
+	c    codec
+}{{"encoding_json", stdCodec}, {"go_json", goCodec}, {"segmentio", segCodec}, {"sonic", sonicCodec}}
 
 // The quickstart's call: the input schema of a Discord "execute_action"
 // tool, and its arguments as a client sent them (a map where JSON text was

@@ -12,7 +12,7 @@ import (
 )
 
 // Benchmarks are named Benchmark<What>/<case>/impl=<who>: coerce,
-// encoding_json or go_json. Each row's implementations run here, one after
+// encoding_json, go_json, segmentio or sonic. Each row's implementations run here, one after
 // the other, on the same bytes; `make bench` alternates the rounds.
 
 func mustSchema(tb testing.TB, text string) *coerce.Schema {
@@ -47,16 +47,13 @@ func TestHandFixesMatchCoerce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, cd := range []struct {
-			name string
-			c    codec
-		}{{"encoding/json", stdCodec}, {"goccy/go-json", goCodec}} {
+		for _, cd := range peers {
 			got, err := RepairJSON([]byte(c.call), cd.c, func(m map[string]any) error { return c.fix(m, cd.c) })
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(decode(t, got), decode(t, want)) {
-				t.Errorf("%s with %s: %s, coerce %s", c.name, cd.name, got, want)
+				t.Errorf("%s with %s: %s, coerce %s", c.name, cd.impl, got, want)
 			}
 		}
 	}
@@ -80,10 +77,7 @@ func BenchmarkRepairArgsJSON(b *testing.B) {
 				}
 			}
 		})
-		for _, cd := range []struct {
-			impl string
-			c    codec
-		}{{"encoding_json", stdCodec}, {"go_json", goCodec}} {
+		for _, cd := range peers {
 			b.Run("case="+c.name+"/impl="+cd.impl, func(b *testing.B) {
 				b.ReportAllocs()
 				fix := func(m map[string]any) error { return c.fix(m, cd.c) }
@@ -110,10 +104,7 @@ func BenchmarkRepairArgs(b *testing.B) {
 			}
 		}
 	})
-	for _, cd := range []struct {
-		impl string
-		c    codec
-	}{{"encoding_json", stdCodec}, {"go_json", goCodec}} {
+	for _, cd := range peers {
 		b.Run("case=mcp-call/impl="+cd.impl, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -188,7 +179,7 @@ func BenchmarkPassThrough(b *testing.B) {
 		for _, cd := range []struct {
 			impl string
 			c    codec
-		}{{"encoding_json", stdCodec}, {"go_json", goCodec}} {
+		}{{"encoding_json", stdCodec}, {"go_json", goCodec}, {"segmentio", segCodec}, {"sonic", sonicCodec}} {
 			b.Run("args="+c.name+"/impl="+cd.impl, func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(raw)))

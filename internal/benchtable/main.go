@@ -12,7 +12,10 @@
 // runs each benchmark once, each implementation right after the others, and
 // the rounds repeat; a row's figure is the median over the rounds, and its
 // ratio is the median of the ratios measured round by round, with their
-// range, so that a burst of load spoils one round, not a row.
+// range, so that a burst of load spoils one round, not a row. The tables'
+// preamble notes the machine and its load average at the start and end of
+// the run (and its highest at the start of a round), read from
+// /proc/loadavg; the raw output saved with -raw ends with that line.
 package main
 
 import (
@@ -25,6 +28,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,9 +40,14 @@ type bin struct {
 	benches   []string // top-level benchmark names, without "Benchmark"
 }
 
+// The rows that set coerce beside encoding/json and the fast libraries
+// (typed decode, parsing, encoding, pass-through and repair) come from
+// examples/compare, the module that may depend on them; the root's
+// BenchmarkParse, BenchmarkToString and BenchmarkUnmarshal measure the same
+// against encoding/json alone, for bench-base, and are not run here.
 var bins = []bin{
-	{"root", ".", []string{"NotJSON", "Parse", "ToString", "SchemaCoerce", "SchemaCoerceJSON", "Unmarshal", "ChangeReport", "Depth", "EncodeSize", "Hostile"}},
-	{"compare", "examples/compare", []string{"PassThrough", "RepairArgsJSON", "RepairArgs"}},
+	{"root", ".", []string{"NotJSON", "SchemaCoerce", "SchemaCoerceJSON", "ChangeReport", "Depth", "EncodeSize", "Hostile"}},
+	{"compare", "examples/compare", []string{"PassThrough", "RepairArgsJSON", "RepairArgs", "Unmarshal", "ParseAny", "Encode"}},
 }
 
 // A measurement of one benchmark in one round.
@@ -81,8 +90,10 @@ func run(rounds int, benchtime, rawPath string, out io.Writer) error {
 	}
 	var rawOut bytes.Buffer
 	results := map[string][]sample{} // by benchmark name, one sample a round
+	var load []string                // the load average at the start of each round, and at the end
 	for r := 1; r <= rounds; r++ {
-		fmt.Fprintf(os.Stderr, "round %d of %d\n", r, rounds)
+		load = append(load, loadAverage())
+		fmt.Fprintf(os.Stderr, "round %d of %d, load average %s\n", r, rounds, load[len(load)-1])
 		for _, b := range bins {
 			pattern := "^Benchmark(" + strings.Join(b.benches, "|") + ")$"
 			abs, _ := filepath.Abs(filepath.Join(tmp, b.name+".test"))
@@ -99,14 +110,55 @@ func run(rounds int, benchtime, rawPath string, out io.Writer) error {
 			}
 		}
 	}
+	load = append(load, loadAverage())
+	machine := machineLine(rawOut.Bytes(), load)
 	if rawPath != "" {
+		// Last, after every binary's output, so that reprint's chunks stay
+		// in the order of bins. benchstat ignores the line.
+		fmt.Fprintf(&rawOut, "\n%s\n", machine)
 		if err := os.WriteFile(rawPath, rawOut.Bytes(), 0o644); err != nil {
 			return err
 		}
 	}
-	t := tables{results: results, rounds: rounds}
+	t := tables{results: results, rounds: rounds, machine: machine}
 	t.print(out)
 	return t.missing()
+}
+
+// loadAverage is the one-minute load average, from /proc/loadavg.
+func loadAverage() string {
+	text, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(text)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
+}
+
+// machinePrefix begins the line that notes the machine and its load.
+const machinePrefix = "Load average "
+
+// machineLine notes the load averages of a run (read before each round,
+// then at the end): the first, the last and the highest; the CPUs; and the
+// Go version, platform and CPU model (the cpu line of the benchmark output).
+func machineLine(output []byte, load []string) string {
+	most := load[0]
+	for _, l := range load {
+		if a, err := strconv.ParseFloat(l, 64); err == nil {
+			if b, err := strconv.ParseFloat(most, 64); err != nil || a > b {
+				most = l
+			}
+		}
+	}
+	cpu := "an unnamed CPU"
+	sc := bufio.NewScanner(bytes.NewReader(output))
+	for sc.Scan() {
+		if name, ok := strings.CutPrefix(sc.Text(), "cpu: "); ok {
+			cpu = strings.TrimSpace(name)
+			break
+		}
+	}
+	return fmt.Sprintf("%s%s at start, %s at end, at most %s (read before each round and at the end); %d CPUs; %s %s/%s, %s.",
+		machinePrefix, load[0], load[len(load)-1], most, runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH, cpu)
 }
 
 // reprint prints the tables of a run saved with -raw. The saved output is
@@ -118,6 +170,13 @@ func reprint(path string, out io.Writer) error {
 		return err
 	}
 	results := map[string][]sample{}
+	machine := "Load average not noted (a run saved before benchtable noted it)."
+	sc := bufio.NewScanner(bytes.NewReader(text))
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), machinePrefix) {
+			machine = sc.Text()
+		}
+	}
 	chunks := bytes.Split(text, []byte("\ngoos:"))
 	for i, c := range chunks {
 		b := bins[i%len(bins)]
@@ -125,7 +184,7 @@ func reprint(path string, out io.Writer) error {
 			results[b.name+":"+name] = append(results[b.name+":"+name], s)
 		}
 	}
-	t := tables{results: results, rounds: len(chunks) / len(bins)}
+	t := tables{results: results, rounds: len(chunks) / len(bins), machine: machine}
 	t.print(out)
 	return t.missing()
 }
@@ -168,7 +227,9 @@ func parse(text []byte) map[string]sample {
 type tables struct {
 	results map[string][]sample
 	rounds  int
-	absent  []string
+	machine string   // the machine and its load (machineLine)
+	absent  []string // results the tables need and the run lacks
+	pending []string // results of optional rows that the run lacks
 }
 
 func (t *tables) get(binName, name string) []sample {
@@ -179,7 +240,18 @@ func (t *tables) get(binName, name string) []sample {
 	return s
 }
 
+// has reports whether the run has a result, without requiring it.
+func (t *tables) has(binName, name string) bool {
+	_, ok := t.results[binName+":"+name]
+	return ok
+}
+
+// missing fails when a result the tables need is absent, and names on
+// stderr the optional rows printed as "—".
 func (t *tables) missing() error {
+	if len(t.pending) > 0 {
+		fmt.Fprintf(os.Stderr, "benchtable: no result for %s: printed as —\n", strings.Join(t.pending, ", "))
+	}
 	if len(t.absent) > 0 {
 		return fmt.Errorf("no result for %s", strings.Join(t.absent, ", "))
 	}

@@ -8,68 +8,133 @@ import (
 
 // The README's tables, row by row.
 
-func (t *tables) print(w io.Writer) {
-	fmt.Fprintf(w, "Medians of %d alternating rounds; ratios are medians of the per-round ratios, with their range.\n\n", t.rounds)
+// The fast libraries each peer row sets beside coerce and encoding/json, by
+// impl name, as examples/compare names them. sonic is optional: where it
+// does not build (outside amd64 and arm64, or on a Go release it does not
+// support yet) examples/compare may leave it out, and its cells are "—".
+var fastPeers = []struct {
+	impl, label string
+	optional    bool
+}{{"go_json", "goccy", false}, {"segmentio", "segmentio", false}, {"sonic", "sonic", true}}
 
-	fmt.Fprintln(w, "Arguments that need nothing (the cost of every conforming call):")
+// pendingPassThrough are pass-through shapes another branch adds to
+// examples/compare's passThroughArgs (h-pass): until it is merged their
+// rows print "—". Empty this list once it is, so that their absence fails.
+var pendingPassThrough = map[string]bool{"short": true, "records": true, "quickstart": true}
+
+// peerHeader is the header of a table of peer rows, first the column of
+// what a row is.
+func peerHeader(w io.Writer, what, std string) {
+	fmt.Fprintf(w, "| %s | coerce | %s |", what, std)
+	for _, p := range fastPeers {
+		fmt.Fprintf(w, " %s |", p.label)
+	}
+	fmt.Fprintf(w, " coerce / %s | coerce / fastest peer | allocs coerce / %s / fastest |\n", std, std)
+	fmt.Fprint(w, strings.Repeat("|---", 6+len(fastPeers)), "|\n")
+}
+
+// peerRow prints the row of the benchmarks name/impl=<who> of examples/
+// compare: coerce, encoding/json and each fast library, the fastest of
+// which (the lowest median) is in bold and named in the ratio column. An
+// optional row the run lacks is all "—".
+func (t *tables) peerRow(w io.Writer, label, name string, optional bool) {
+	if optional && !t.has("compare", name+"/impl=coerce") {
+		t.pending = append(t.pending, "compare:"+name)
+		fmt.Fprintf(w, "| %s |%s\n", label, strings.Repeat(" — |", 5+len(fastPeers)))
+		return
+	}
+	co := t.get("compare", name+"/impl=coerce")
+	std := t.get("compare", name+"/impl=encoding_json")
+	cells := make([]string, len(fastPeers))
+	var fastest []sample
+	fastestLabel := ""
+	for i, p := range fastPeers {
+		cells[i] = "—"
+		if p.optional && !t.has("compare", name+"/impl="+p.impl) {
+			continue
+		}
+		s := t.get("compare", name+"/impl="+p.impl)
+		cells[i] = duration(median(field(s, ns)))
+		if fastest == nil || median(field(s, ns)) < median(field(fastest, ns)) {
+			fastest, fastestLabel = s, p.label
+		}
+	}
+	for i, p := range fastPeers {
+		if p.label == fastestLabel {
+			cells[i] = "**" + cells[i] + "**"
+		}
+	}
+	fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s %s | %s / %s / %s |\n", label,
+		duration(median(field(co, ns))), duration(median(field(std, ns))), strings.Join(cells, " | "),
+		ratio(co, std), ratio(co, fastest), fastestLabel, allocs(co), allocs(std), allocs(fastest))
+}
+
+// rootRow prints a row of the root module's benchmarks, which set coerce
+// beside encoding/json alone: "—" in the peers' cells.
+func (t *tables) rootRow(w io.Writer, label, name string, withStd bool) {
+	co := t.get("root", name+"/impl=coerce")
+	stdTime, stdRatio, stdAllocs := "—", "—", "—"
+	if withStd {
+		std := t.get("root", name+"/impl=encoding_json")
+		stdTime, stdRatio, stdAllocs = duration(median(field(std, ns))), ratio(co, std), allocs(std)
+	}
+	fmt.Fprintf(w, "| %s | %s | %s |%s %s | — | %s / %s / — |\n", label, duration(median(field(co, ns))), stdTime,
+		strings.Repeat(" — |", len(fastPeers)), stdRatio, allocs(co), stdAllocs)
+}
+
+func (t *tables) print(w io.Writer) {
+	fmt.Fprintf(w, "Medians of %d alternating rounds; ratios are medians of the per-round ratios, with their range.\n", t.rounds)
+	fmt.Fprintln(w, t.machine)
+	fmt.Fprintln(w, "The fastest peer of a row is the one of goccy/go-json, segmentio/encoding and bytedance/sonic (ConfigStd) with the lowest median, in bold.")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| arguments | coerce | `json.Valid` | goccy `Valid` | coerce / `json.Valid` | allocs |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+
+	fmt.Fprintln(w, "Arguments that need nothing (the cost of every conforming call), against each library's `Valid`:")
+	fmt.Fprintln(w)
+	peerHeader(w, "arguments", "`json.Valid`")
 	for _, c := range []struct{ label, args string }{
 		{"ten string parameters", "strings"},
+		{"ten short parameters", "short"},
 		{"ten numeric parameters", "numbers"},
+		{"twenty short records", "records"},
+		{"the quickstart call, as its schema asks", "quickstart"},
 		{"one 1 MB string parameter", "1MB"},
 	} {
-		co := t.get("compare", "PassThrough/args="+c.args+"/impl=coerce")
-		std := t.get("compare", "PassThrough/args="+c.args+"/impl=encoding_json")
-		goj := t.get("compare", "PassThrough/args="+c.args+"/impl=go_json")
-		fmt.Fprintf(w, "| `CoerceJSON`, %s | %s | %s | %s | %s | %s |\n", c.label,
-			duration(median(field(co, ns))), duration(median(field(std, ns))), duration(median(field(goj, ns))), ratio(co, std), allocs(co))
+		t.peerRow(w, "`CoerceJSON`, "+c.label, "PassThrough/args="+c.args, pendingPassThrough[c.args])
 	}
 	sc := t.get("root", "SchemaCoerce/args=no-change/impl=coerce")
-	fmt.Fprintf(w, "| `Schema.Coerce`, ten decoded parameters | %s | — | — | — | %s |\n", duration(median(field(sc, ns))), allocs(sc))
-	ps := t.get("root", "NotJSON/case=prose-structured/impl=coerce")
-	pstd := t.get("root", "NotJSON/case=prose-structured/impl=encoding_json")
-	fmt.Fprintf(w, "| `Structured` on prose (no JSON) vs a `json.Unmarshal` attempt | %s | %s | — | %s | %s |\n",
-		duration(median(field(ps, ns))), duration(median(field(pstd, ns))), ratio(ps, pstd), allocs(ps))
+	fmt.Fprintf(w, "| `Schema.Coerce`, ten decoded parameters | %s | — |%s — | — | %s / — / — |\n",
+		duration(median(field(sc, ns))), strings.Repeat(" — |", len(fastPeers)), allocs(sc))
+	t.rootRow(w, "`Structured` on prose (no JSON) vs a `json.Unmarshal` attempt", "NotJSON/case=prose-structured", true)
 	fmt.Fprintln(w)
 
-	fmt.Fprintln(w, "Arguments that need repair, against decoding, fixing by hand and encoding again:")
+	fmt.Fprintln(w, "Arguments that need repair, against decoding, fixing by hand and encoding again with each library:")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| request | coerce | encoding/json | goccy/go-json | coerce / goccy | coerce / encoding/json | allocs coerce / goccy |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
-	for _, c := range []struct{ label, bench, cs string }{
-		{"the quickstart call, raw (`CoerceJSON`)", "RepairArgsJSON", "mcp-call"},
-		{"ten numeric parameters as strings, raw (`CoerceJSON`)", "RepairArgsJSON", "numeric-call"},
-		{"the quickstart call, decoded (`Schema.Coerce` vs the fix alone)", "RepairArgs", "mcp-call"},
+	peerHeader(w, "request", "encoding/json")
+	for _, c := range []struct{ label, name string }{
+		{"the quickstart call, raw (`CoerceJSON`)", "RepairArgsJSON/case=mcp-call"},
+		{"ten numeric parameters as strings, raw (`CoerceJSON`)", "RepairArgsJSON/case=numeric-call"},
+		{"the quickstart call, decoded (`Schema.Coerce` vs the fix alone)", "RepairArgs/case=mcp-call"},
 	} {
-		co := t.get("compare", c.bench+"/case="+c.cs+"/impl=coerce")
-		std := t.get("compare", c.bench+"/case="+c.cs+"/impl=encoding_json")
-		goj := t.get("compare", c.bench+"/case="+c.cs+"/impl=go_json")
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s / %s |\n", c.label,
-			duration(median(field(co, ns))), duration(median(field(std, ns))), duration(median(field(goj, ns))),
-			ratio(co, goj), ratio(co, std), allocs(co), allocs(goj))
+		t.peerRow(w, c.label, c.name, false)
 	}
 	fmt.Fprintln(w)
 
-	fmt.Fprintln(w, "Single values and typed decode, against what encoding/json does for the same job:")
+	fmt.Fprintln(w, "Single values, parsing, encoding and typed decode, against each library doing the same job:")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| work | coerce | encoding/json | ratio | allocs coerce / std |")
-	fmt.Fprintln(w, "|---|---|---|---|---|")
+	peerHeader(w, "work", "encoding/json")
+	t.rootRow(w, "prose declared `object` (an error) vs a `json.Unmarshal` attempt", "NotJSON/case=prose", true)
 	for _, c := range []struct{ label, name string }{
-		{"prose declared `object` (an error) vs a `json.Unmarshal` attempt", "NotJSON/case=prose"},
-		{"JSON text → value, small MCP object", "Parse/doc=small"},
-		{"JSON text → value, 10 KB of records", "Parse/doc=10KB"},
-		{"map → JSON text, small", "ToString/doc=small"},
-		{"map → JSON text, 10 KB", "ToString/doc=10KB"},
-		{"`Unmarshal` of conforming text, small", "Unmarshal/case=conforming-small"},
-		{"`Unmarshal` of conforming text, 20 tasks", "Unmarshal/case=conforming-tasks"},
-		{"`Unmarshal` of broken text vs `json.Unmarshal` of the repaired text", "Unmarshal/case=broken-tasks"},
+		{"JSON text → value, small MCP object", "ParseAny/doc=small"},
+		{"JSON text → value, 10 KB of records", "ParseAny/doc=10KB"},
+		{"map → JSON text, small", "Encode/doc=small"},
+		{"map → JSON text, 10 KB", "Encode/doc=10KB"},
+		{"`Unmarshal` of conforming text, small", "Unmarshal/case=small"},
+		{"`Unmarshal` of conforming text, 20 tasks", "Unmarshal/case=tasks"},
+		{"`Unmarshal` of conforming text, 10 KB of tasks", "Unmarshal/case=10KB"},
+		{"`Unmarshal` of conforming text, 1 MB of tasks", "Unmarshal/case=1MB"},
+		{"`Unmarshal` of broken text vs the others' `Unmarshal` of the repaired text", "Unmarshal/case=broken-tasks"},
 	} {
-		co := t.get("root", c.name+"/impl=coerce")
-		std := t.get("root", c.name+"/impl=encoding_json")
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s / %s |\n", c.label,
-			duration(median(field(co, ns))), duration(median(field(std, ns))), ratio(co, std), allocs(co), allocs(std))
+		t.peerRow(w, c.label, c.name, false)
 	}
 	fmt.Fprintln(w)
 
@@ -101,15 +166,37 @@ func (t *tables) print(w io.Writer) {
 		fmt.Fprintf(w, "| %s, nested arrays | %s | %s | %.2f× | %s / %s |\n", op, duration(c1), duration(c2), c2/c1, duration(s1), duration(s2))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| encode | output | allocated, coerce | encoding/json |")
-	fmt.Fprintln(w, "|---|---|---|---|")
+	// With the encoder's buffer pool emptied before each call (cold) and
+	// as calls in a row find it (warm), where the run has both; before
+	// they were measured apart, a single figure.
+	pooled := t.has("root", "EncodeSize/size=64KB/pool=cold/impl=coerce")
+	if pooled {
+		fmt.Fprintln(w, "| encode | output | allocated, coerce cold | coerce warm | encoding/json |")
+		fmt.Fprintln(w, "|---|---|---|---|---|")
+	} else {
+		fmt.Fprintln(w, "| encode | output | allocated, coerce | encoding/json |")
+		fmt.Fprintln(w, "|---|---|---|---|")
+	}
+	perOut := func(ss []sample, out float64) string {
+		return fmt.Sprintf("%.2f×", median(field(ss, func(s sample) float64 { return s.bytes }))/out)
+	}
 	for _, size := range []string{"64KB", "1MB"} {
+		stdName := "EncodeSize/size=" + size + "/impl=encoding_json"
+		if !t.has("root", stdName) && t.has("root", "EncodeSize/size="+size+"/pool=cold/impl=encoding_json") {
+			stdName = "EncodeSize/size=" + size + "/pool=cold/impl=encoding_json"
+		}
+		std := t.get("root", stdName)
+		if pooled {
+			cold := t.get("root", "EncodeSize/size="+size+"/pool=cold/impl=coerce")
+			warm := t.get("root", "EncodeSize/size="+size+"/pool=warm/impl=coerce")
+			out := median(field(cold, func(s sample) float64 { return s.out }))
+			fmt.Fprintf(w, "| %s of records | %s | %s the output | %s | %s |\n", size, bytesText(out),
+				perOut(cold, out), perOut(warm, out), perOut(std, out))
+			continue
+		}
 		co := t.get("root", "EncodeSize/size="+size+"/impl=coerce")
-		std := t.get("root", "EncodeSize/size="+size+"/impl=encoding_json")
 		out := median(field(co, func(s sample) float64 { return s.out }))
-		fmt.Fprintf(w, "| %s of records | %s | %.2f× the output | %.2f× |\n", size, bytesText(out),
-			median(field(co, func(s sample) float64 { return s.bytes }))/out,
-			median(field(std, func(s sample) float64 { return s.bytes }))/out)
+		fmt.Fprintf(w, "| %s of records | %s | %s the output | %s |\n", size, bytesText(out), perOut(co, out), perOut(std, out))
 	}
 	fmt.Fprintln(w)
 
