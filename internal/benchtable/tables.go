@@ -17,11 +17,6 @@ var fastPeers = []struct {
 	optional    bool
 }{{"go_json", "goccy", false}, {"segmentio", "segmentio", false}, {"sonic", "sonic", true}}
 
-// pendingPassThrough are pass-through shapes another branch adds to
-// examples/compare's passThroughArgs (h-pass): until it is merged their
-// rows print "—". Empty this list once it is, so that their absence fails.
-var pendingPassThrough = map[string]bool{"short": true, "records": true, "quickstart": true}
-
 // peerHeader is the header of a table of peer rows, first the column of
 // what a row is.
 func peerHeader(w io.Writer, what, std string) {
@@ -99,7 +94,7 @@ func (t *tables) print(w io.Writer) {
 		{"the quickstart call, as its schema asks", "quickstart"},
 		{"one 1 MB string parameter", "1MB"},
 	} {
-		t.peerRow(w, "`CoerceJSON`, "+c.label, "PassThrough/args="+c.args, pendingPassThrough[c.args])
+		t.peerRow(w, "`CoerceJSON`, "+c.label, "PassThrough/args="+c.args, false)
 	}
 	sc := t.get("root", "SchemaCoerce/args=no-change/impl=coerce")
 	fmt.Fprintf(w, "| `Schema.Coerce`, ten decoded parameters | %s | — |%s — | — | %s / — / — |\n",
