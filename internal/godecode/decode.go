@@ -30,6 +30,7 @@ import (
 	"encoding"
 	"encoding/base64"
 	"encoding/json"
+	"math"
 	"reflect"
 	"strconv"
 	"sync"
@@ -71,10 +72,25 @@ const maxNesting = 10000
 // Into decodes data into the value p points to, p a non-nil pointer, and
 // reports the outcome. See the package doc.
 func Into(data []byte, p reflect.Value, o Options) Outcome {
-	d := decoder{data: data, opts: o, maxDepth: maxNesting}
+	// The decoder escapes (the decode functions are called through func
+	// values), so it is pooled rather than allocated each call.
+	d := pool.Get().(*decoder)
+	*d = decoder{data: data, opts: o, maxDepth: maxNesting, scratch: d.scratch[:0]}
 	if o.MaxDepth > 0 && o.MaxDepth < maxNesting {
 		d.maxDepth = o.MaxDepth
 	}
+	out := d.into(p)
+	if cap(d.scratch) > 64<<10 {
+		d.scratch = nil // not kept: one long string should not stay pinned
+	}
+	d.data = nil
+	pool.Put(d)
+	return out
+}
+
+var pool = sync.Pool{New: func() any { return new(decoder) }}
+
+func (d *decoder) into(p reflect.Value) Outcome {
 	d.space()
 	if d.i >= len(d.data) {
 		return Declined
@@ -83,9 +99,9 @@ func Into(data []byte, p reflect.Value, o Options) Outcome {
 	pt := p.Type()
 	if m := methodsOf(pt); m != nil {
 		// The pointer's own methods, as json.Unmarshal finds them.
-		ok = m(&d, p, true)
+		ok = m(d, p, true)
 	} else {
-		ok = decoderFor(pt.Elem(), false).fn(&d, p.Elem())
+		ok = decoderFor(pt.Elem(), false).fn(d, p.Elem())
 	}
 	if ok {
 		d.space()
@@ -654,27 +670,31 @@ func decInt(d *decoder, v reflect.Value) bool {
 	return true
 }
 
-// parseInt parses the digits of a short integer without strconv; false
-// for anything else (strconv decides those).
+// parseInt parses an integer of at most 19 digits without strconv (they
+// cannot overflow a uint64); false for anything else, which strconv
+// decides.
 func parseInt(num []byte) (int64, bool) {
 	neg := num[0] == '-'
 	if neg {
 		num = num[1:]
 	}
-	if len(num) == 0 || len(num) > 18 {
+	if len(num) == 0 || len(num) > 19 {
 		return 0, false
 	}
-	var n int64
+	var n uint64
 	for _, c := range num {
 		if c < '0' || c > '9' {
 			return 0, false
 		}
-		n = n*10 + int64(c-'0')
+		n = n*10 + uint64(c-'0')
 	}
-	if neg {
-		n = -n
+	switch {
+	case !neg && n <= math.MaxInt64:
+		return int64(n), true
+	case neg && n <= -math.MinInt64:
+		return -int64(n), true
 	}
-	return n, true
+	return 0, false
 }
 
 func decUint(d *decoder, v reflect.Value) bool {
