@@ -31,7 +31,12 @@ func Unmarshal(data []byte, v any) error { return Options{}.Unmarshal(data, v) }
 // per type and cached; Unmarshal is safe for concurrent use.
 //
 // Text that already fits is decoded as it is, so v's own UnmarshalJSON and
-// UnmarshalText methods run on the bytes that were sent. Conversion works
+// UnmarshalText methods run on the bytes that were sent. It is decoded in
+// one pass, by a decoder that stores exactly what json.Unmarshal stores
+// and hands encoding/json whatever it cannot be sure of (an error, a
+// ",string" field, a map keyed by a TextUnmarshaler, an interface holding
+// a pointer): then v is zeroed and decoded by json.Unmarshal, so a method
+// of v's types may run twice for one call. Conversion works
 // on the raw text: integers beyond 2^53 keep every digit, into int64,
 // uint64, json.Number and big.Int alike. Keys match fields exactly as the
 // json tags spell them: a key that differs from a field's name only in
