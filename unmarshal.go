@@ -248,6 +248,28 @@ func coerceRaw(o Options, data []byte, t *Type) (out []byte, report func(), err 
 	defer w.release()
 	w.budget += workPerByte * len(data)
 	w.scanned += len(data)
+	if t.kind == typeObject && data[start] == '{' {
+		// An object, the usual case, takes CoerceJSON's own walk, so that
+		// Unmarshal decodes what CoerceJSON writes: the text of each
+		// parameter that converts written in its place, JSON text in a
+		// string written as it was sent when it fits (rawText).
+		var changes []Change
+		if o.OnChange != nil {
+			w.o.OnChange = func(c Change) { changes = append(changes, c) }
+		}
+		out, err := w.rawArgs(data, start, end, t)
+		switch {
+		case err != nil:
+			return data, nil, err
+		case changes == nil:
+			return out, noReport, nil
+		}
+		return out, func() {
+			for _, c := range changes {
+				o.OnChange(c)
+			}
+		}, nil
+	}
 	w.superseded = w.supersededKeys(data[:end], start)
 	_, r := w.rawOne(data, start, t, 0)
 	if w.limit != nil {
