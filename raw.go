@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/coerce-go/coerce/internal/jsonwire"
+	"github.com/coerce-go/coerce/internal/nearjson"
 )
 
 // CoerceJSON is Coerce on the JSON text of an argument object, for SDKs
@@ -303,17 +304,34 @@ func (w *walker) rawText(i, end int, t *Type, depth int) (result, bool) {
 	if len(content) < 2 || w.o.MaxSize > 0 && len(content) > w.o.MaxSize {
 		return result{}, false
 	}
-	s := jsonwire.Unescape(content)
-	sh, text, rule, fixes, why := jsonText(&w.o, s)
-	if sh == shapeNone || why.why != nil {
-		return result{}, false
+	var s any // the string, for the change report
+	var sh shape
+	var rule Rule
+	var fixes nearjson.Fixes
+	w.ensure()
+	if first, last := content[0], content[len(content)-1]; w.o.OnChange == nil &&
+		(first == '[' && last == ']' || first == '{' && last == '}') {
+		// Plain JSON text, as sniff would find it, and no report to make:
+		// the text is unescaped straight into the scratch buffer.
+		sh, rule = shapeArray, JSONText
+		if first == '{' {
+			sh = shapeObject
+		}
+		w.text = jsonwire.AppendUnescaped(w.text[:0], content)
+	} else {
+		str := jsonwire.Unescape(content)
+		var text string
+		var why conversion
+		if sh, text, rule, fixes, why = jsonText(&w.o, str); sh == shapeNone || why.why != nil {
+			return result{}, false
+		}
+		s = str
+		w.text = append(w.text[:0], text...)
 	}
 	m := textMember(t, sh)
 	if m == nil {
 		return result{}, false
 	}
-	w.ensure()
-	w.text = append(w.text[:0], text...)
 	f := newFitter(w.o)
 	f.budget = w.budget - w.work
 	tend, fits, err := f.fitRaw(w.text, 0, m, depth)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Decode parses data as exactly one JSON value, surrounded by nothing but
@@ -78,26 +79,59 @@ func DecodeScalar(tok []byte, useNumber bool) any {
 // between its quotes, as Key reports it) with its escapes decoded: a key
 // as a decoder reads it.
 func Unescape[T Text](content T) string {
-	s := string(content)
-	if strings.IndexByte(s, '\\') < 0 {
-		return s
+	i := 0
+	for i < len(content) && content[i] != '\\' {
+		i++
+	}
+	if i == len(content) {
+		return string(content)
 	}
 	var b strings.Builder
-	b.Grow(len(s))
-	unescapeTo(&b, s)
+	b.Grow(len(content))
+	b.WriteString(string(content[:i]))
+	unescapeTo(&b, content[i:])
 	return b.String()
 }
 
-// unescapeTo writes the valid string content s, decoded, to b.
-func unescapeTo(b *strings.Builder, s string) {
+// AppendUnescaped appends the content of a valid JSON string literal,
+// with its escapes decoded, to dst.
+func AppendUnescaped(dst, content []byte) []byte {
+	b := byteSink{dst}
+	unescapeTo(&b, content)
+	return b.b
+}
+
+// byteSink is a []byte with strings.Builder's methods.
+type byteSink struct{ b []byte }
+
+func (a *byteSink) WriteString(s string) (int, error) { a.b = append(a.b, s...); return len(s), nil }
+func (a *byteSink) WriteByte(c byte) error            { a.b = append(a.b, c); return nil }
+func (a *byteSink) WriteRune(r rune) (int, error) {
+	n := len(a.b)
+	a.b = utf8.AppendRune(a.b, r)
+	return len(a.b) - n, nil
+}
+
+// unescapeTo writes the valid string content s, decoded, to b. Runs
+// between escapes are found by a loop of its own, not a call per run:
+// JSON text encoded as a string has an escape every few bytes.
+func unescapeTo[T Text, W interface {
+	WriteString(string) (int, error)
+	WriteByte(byte) error
+	WriteRune(rune) (int, error)
+}](b W, s T) {
 	for i := 0; i < len(s); {
-		k := strings.IndexByte(s[i:], '\\')
-		if k < 0 {
-			b.WriteString(s[i:])
-			return
+		j := i
+		for j < len(s) && s[j] != '\\' {
+			j++
 		}
-		b.WriteString(s[i : i+k])
-		i += k
+		if j > i {
+			b.WriteString(string(s[i:j]))
+			if j == len(s) {
+				return
+			}
+		}
+		i = j
 		if i+1 == len(s) { // not valid content: a lone backslash at the end
 			b.WriteByte('\\')
 			return
