@@ -89,78 +89,82 @@ func Unescape[T Text](content T) string {
 	var b strings.Builder
 	b.Grow(len(content))
 	b.WriteString(string(content[:i]))
-	unescapeTo(&b, content[i:])
+	unescapeTo(&b, string(content[i:]))
 	return b.String()
 }
 
 // AppendUnescaped appends the content of a valid JSON string literal,
-// with its escapes decoded, to dst.
+// with its escapes decoded, to dst. Runs between escapes are found by a
+// loop of its own, not a call per run: JSON text encoded as a string has
+// an escape every few bytes.
 func AppendUnescaped(dst, content []byte) []byte {
-	b := byteSink{dst}
-	unescapeTo(&b, content)
-	return b.b
-}
-
-// byteSink is a []byte with strings.Builder's methods.
-type byteSink struct{ b []byte }
-
-func (a *byteSink) WriteString(s string) (int, error) { a.b = append(a.b, s...); return len(s), nil }
-func (a *byteSink) WriteByte(c byte) error            { a.b = append(a.b, c); return nil }
-func (a *byteSink) WriteRune(r rune) (int, error) {
-	n := len(a.b)
-	a.b = utf8.AppendRune(a.b, r)
-	return len(a.b) - n, nil
-}
-
-// unescapeTo writes the valid string content s, decoded, to b. Runs
-// between escapes are found by a loop of its own, not a call per run:
-// JSON text encoded as a string has an escape every few bytes.
-func unescapeTo[T Text, W interface {
-	WriteString(string) (int, error)
-	WriteByte(byte) error
-	WriteRune(rune) (int, error)
-}](b W, s T) {
-	for i := 0; i < len(s); {
+	for i := 0; i < len(content); {
 		j := i
-		for j < len(s) && s[j] != '\\' {
+		for j < len(content) && content[j] != '\\' {
 			j++
 		}
-		if j > i {
-			b.WriteString(string(s[i:j]))
-			if j == len(s) {
-				return
-			}
+		dst = append(dst, content[i:j]...)
+		if j >= len(content)-1 {
+			return append(dst, content[j:]...) // the end, or a lone backslash there
 		}
-		i = j
+		c, r, n := escape(content, j)
+		if r >= 0 {
+			dst = utf8.AppendRune(dst, r)
+		} else {
+			dst = append(dst, c)
+		}
+		i = j + n
+	}
+	return dst
+}
+
+// unescapeTo writes the valid string content s, decoded, to b.
+func unescapeTo(b *strings.Builder, s string) {
+	for i := 0; i < len(s); {
+		k := strings.IndexByte(s[i:], '\\')
+		if k < 0 {
+			b.WriteString(s[i:])
+			return
+		}
+		b.WriteString(s[i : i+k])
+		i += k
 		if i+1 == len(s) { // not valid content: a lone backslash at the end
 			b.WriteByte('\\')
 			return
 		}
-		switch c := s[i+1]; c {
-		case 'u':
-			r := hex4(s, i+2)
-			i += 6
-			if utf16.IsSurrogate(r) {
-				r = utf16.DecodeRune(r, hex4(s, i+2))
-				i += 6
-			}
+		c, r, n := escape(s, i)
+		if r >= 0 {
 			b.WriteRune(r)
-			continue
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		default: // '"', '\\', '/'
+		} else {
 			b.WriteByte(c)
 		}
-		i += 2
+		i += n
 	}
+}
+
+// escape decodes the escape at s[i], a backslash not at the end of valid
+// string content: the rune it stands for (a \u escape, or a pair of them
+// for a surrogate pair) or, where r < 0, the byte; and its length.
+func escape[T Text](s T, i int) (c byte, r rune, n int) {
+	switch c = s[i+1]; c {
+	case 'u':
+		r = hex4(s, i+2)
+		if utf16.IsSurrogate(r) {
+			return 0, utf16.DecodeRune(r, hex4(s, i+8)), 12
+		}
+		return 0, r, 6
+	case 'b':
+		c = '\b'
+	case 'f':
+		c = '\f'
+	case 'n':
+		c = '\n'
+	case 'r':
+		c = '\r'
+	case 't':
+		c = '\t'
+	}
+	return c, -1, 2 // and '"', '\\', '/' stand for themselves
 }
 
 // decoder builds the values of one Decode call. Containers are built
