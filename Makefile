@@ -26,7 +26,7 @@ MODULES         := $(shell $(GO) work edit -json go.work | sed -n 's/.*"DiskPath
 # go.work says why): the go command finds it from inside genkit/, so the
 # steps below that cd into each module use it there.
 
-.PHONY: test forget-own-versions fmt vet lint race doccheck-genkit allocs fuzz-smoke suite shared-copies release-check no-trace fuzz bench bench-base tools clean
+.PHONY: test forget-own-versions fmt vet lint race doccheck-genkit allocs fuzz-smoke suite shared-copies release-check no-trace fuzz bench bench-ajv bench-base tools clean
 
 test: forget-own-versions fmt vet lint race doccheck-genkit allocs fuzz-smoke suite shared-copies release-check no-trace
 
@@ -141,6 +141,14 @@ fuzz:
 # for benchstat.
 bench:
 	$(GO) run ./internal/benchtable -rounds $(ROUNDS) -benchtime $(BENCHTIME) -raw bench.txt
+
+# BenchmarkRepairArgsJSON's two calls in Node, with JSON.parse, AJV
+# (coerceTypes) and JSON.stringify (examples/compare/ajv/bench.mjs), then
+# coerce's rows of that benchmark, in the same minute: the README's "Against
+# Node and AJV". Needs Node and npm, so it is no part of make test.
+bench-ajv:
+	cd examples/compare/ajv && npm ci --no-audit --no-fund && node bench.mjs
+	cd examples/compare && $(GO) test -run '^$$' -bench 'RepairArgsJSON/.*/impl=coerce' -count 5 .
 
 # The root benchmarks of an earlier commit against the tree's, alternating
 # run by run, compared by benchstat: make bench-base BASE=v0.1.0

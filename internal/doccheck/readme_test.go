@@ -218,7 +218,7 @@ func TestEveryREADMEIsChecked(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (d.Name() == "testdata" || d.Name() == ".git" || d.Name() == "bin") {
+		if d.IsDir() && (d.Name() == "testdata" || d.Name() == ".git" || d.Name() == "bin" || d.Name() == "node_modules") {
 			return filepath.SkipDir
 		}
 		if d.IsDir() || d.Name() != "README.md" {
