@@ -453,6 +453,19 @@ func (w *walker) rawContainerInto(i int, k kind, t *Type, depth int) (int, resul
 func (w *walker) rawToText(i int, tk typeKind, t *Type, depth int) (int, result) {
 	data := w.data
 	end, _ := jsonwire.Skip(data, i, 0, 1<<30)
+	if w.o.MaxSize <= 0 || end-i <= w.o.MaxSize {
+		// Text already as the encoder would write it, but for whitespace,
+		// is written as it is, read once.
+		m := w.mark()
+		w.splice(i, end)
+		var ok bool
+		if w.out, ok = jsonwire.AppendTextAsString(w.out, data[i:end], w.maxDepth-depth); ok {
+			w.budget += workPerByte * (end - i)
+			w.scanned += end - i
+			return end, w.convert(kindValue(tk), t, nil, ToJSONText)
+		}
+		w.rollback(m)
+	}
 	val, err := w.parse(data[i:end], depth)
 	if err != nil {
 		return end, w.failWith(json.RawMessage(data[i:end]), t, err)
