@@ -257,7 +257,11 @@ func (w *walker) rawScalarInto(i int, k kind, t *Type, depth int) (int, result) 
 			if f, ok := jsonwire.Value(num); ok && math.Abs(f) < 1<<53 &&
 				(t.kind == typeNumber || f == math.Trunc(f) && jsonwire.IsWhole(num)) {
 				w.splice(i, end)
-				w.out = jsonwire.AppendFloat(w.out, f, 64)
+				if jsonwire.IsFloatText(num) {
+					w.out = append(w.out, num...) // what AppendFloat would write
+				} else {
+					w.out = jsonwire.AppendFloat(w.out, f, 64)
+				}
 				return end, result{state: converted}
 			}
 		}

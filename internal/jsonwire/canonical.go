@@ -109,3 +109,52 @@ func AppendTextAsString(dst, src []byte, maxDepth int) ([]byte, bool) {
 	}
 	return append(dst, '"'), true
 }
+
+// IsFloatText reports whether number text num, valid JSON, is what
+// AppendFloat writes for the float64 it stands for, so that it can be
+// written as it is: no exponent, no trailing zero in a fraction, at most
+// 15 significant digits (which float64 holds exactly), and not below
+// 1e-6, where AppendFloat turns to exponents. "-0" is written as it is
+// too.
+func IsFloatText(num []byte) bool {
+	i := 0
+	if i < len(num) && num[i] == '-' {
+		i++
+	}
+	intStart := i
+	for i < len(num) && '0' <= num[i] && num[i] <= '9' {
+		i++
+	}
+	intDigits := i - intStart
+	if intDigits == 0 || intDigits > 1 && num[intStart] == '0' {
+		return false
+	}
+	sig := intDigits
+	if num[intStart] == '0' {
+		sig = 0
+	}
+	if i == len(num) {
+		return sig <= 15
+	}
+	if num[i] != '.' || num[len(num)-1] == '0' {
+		return false // an exponent, or a fraction ending in 0
+	}
+	i++
+	lead := 0
+	for j := i; j < len(num) && num[j] == '0' && sig == 0; j++ {
+		lead++
+	}
+	for j := i; j < len(num); j++ {
+		if num[j] < '0' || num[j] > '9' {
+			return false
+		}
+	}
+	fracDigits := len(num) - i
+	if sig == 0 {
+		if lead > 5 {
+			return false // below 1e-6
+		}
+		return fracDigits-lead <= 15
+	}
+	return sig+fracDigits <= 15
+}

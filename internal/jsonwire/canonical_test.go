@@ -75,3 +75,32 @@ func FuzzAppendTextAsString(f *testing.F) {
 		}
 	})
 }
+
+func TestIsFloatText(t *testing.T) {
+	for _, s := range []string{"0", "-0", "7", "1.25", "-3.5", "0.5", "0.000001", "0.0000011", "123456789012345",
+		"1234567890123456", "12345678901234.5", "1234567890123.45", "0.123456789012345", "0.1234567890123456",
+		"1.0", "1e3", "1E3", "1.5e2", "0.0000001", "100", "1.10", "007", "-", "9007199254740993", "0.30000000000000004",
+		"100000000000000000000", "123456.789"} {
+		f, ok := Value([]byte(s))
+		want := ok && string(AppendFloat(nil, f, 64)) == s
+		if got := IsFloatText([]byte(s)); got && !want {
+			t.Errorf("IsFloatText(%s) = true, but AppendFloat writes %s", s, AppendFloat(nil, f, 64))
+		} else if got != want && len(s) <= 16 && s != "100000000000000000000" {
+			t.Logf("IsFloatText(%s) = %v (AppendFloat writes %s): declined, which is allowed", s, got, AppendFloat(nil, f, 64))
+		}
+	}
+}
+
+func FuzzIsFloatText(f *testing.F) {
+	for _, s := range []string{"1.25", "0.000001", "123456789012345", "-0", "1.5e2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !IsNumber([]byte(s)) || !IsFloatText([]byte(s)) {
+			return
+		}
+		if f, ok := Value([]byte(s)); !ok || string(AppendFloat(nil, f, 64)) != s {
+			t.Fatalf("IsFloatText(%s), but AppendFloat writes %s", s, AppendFloat(nil, f, 64))
+		}
+	})
+}
