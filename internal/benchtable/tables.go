@@ -101,15 +101,19 @@ func (t *tables) print(w io.Writer) {
 		fmt.Fprintf(w, "| %s, nested arrays | %s | %s | %.2f× | %s / %s |\n", op, duration(c1), duration(c2), c2/c1, duration(s1), duration(s2))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| encode | output | allocated, coerce | encoding/json |")
-	fmt.Fprintln(w, "|---|---|---|---|")
+	fmt.Fprintln(w, "| encode | output | allocated, coerce, warm pools | empty pools | encoding/json, warm | empty |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	for _, size := range []string{"64KB", "1MB"} {
-		co := t.get("root", "EncodeSize/size="+size+"/impl=coerce")
-		std := t.get("root", "EncodeSize/size="+size+"/impl=encoding_json")
+		get := func(pool, impl string) []sample {
+			return t.get("root", "EncodeSize/size="+size+"/pool="+pool+"/impl="+impl)
+		}
+		co := get("warm", "coerce")
 		out := median(field(co, func(s sample) float64 { return s.out }))
-		fmt.Fprintf(w, "| %s of records | %s | %.2f× the output | %.2f× |\n", size, bytesText(out),
-			median(field(co, func(s sample) float64 { return s.bytes }))/out,
-			median(field(std, func(s sample) float64 { return s.bytes }))/out)
+		allocated := func(samples []sample) float64 {
+			return median(field(samples, func(s sample) float64 { return s.bytes })) / out
+		}
+		fmt.Fprintf(w, "| %s of records | %s | %.2f× the output | %.2f× | %.2f× | %.2f× |\n", size, bytesText(out),
+			allocated(co), allocated(get("cold", "coerce")), allocated(get("warm", "encoding_json")), allocated(get("cold", "encoding_json")))
 	}
 	fmt.Fprintln(w)
 
