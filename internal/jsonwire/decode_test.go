@@ -680,6 +680,40 @@ func TestDecodeStringShares(t *testing.T) {
 	}
 }
 
+// Equal short string values of a document share one interface (box): the
+// values are as encoding/json reads them, a repeated one costs no
+// allocation, and the pooled decoder keeps none of them.
+func TestDecodeBoxesRepeatedStrings(t *testing.T) {
+	in := "[" + strings.Repeat(`"echo","alpha","line\none","",`, 250) + `"x", "` + strings.Repeat("long", 20) + `"]`
+	var want any
+	if err := json.Unmarshal([]byte(in), &want); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Decode(in, false, 0); err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("Decode = %v, %v; want encoding/json's %v", got, err, want)
+	}
+	// The slice, the escape arena, the first boxAfter strings, the
+	// distinct ones after them and the long one.
+	if n := testing.AllocsPerRun(100, func() { Decode(in, false, 0) }); n > 2+boxAfter+4+1 {
+		t.Errorf("Decode(1000 strings, 4 distinct) allocated %v times, want at most %d", n, 2+boxAfter+4+1)
+	}
+	d := new(decoder)
+	d.s = in
+	if _, err := d.parse(DefaultMaxDepth); err != nil {
+		t.Fatal(err)
+	}
+	if d.boxes == nil {
+		t.Fatal("no string was shared")
+	}
+	boxes := d.boxes
+	d.release()
+	for i, b := range boxes {
+		if b != (boxed{}) {
+			t.Fatalf("released decoder still holds boxed string %d: %q", i, b.s)
+		}
+	}
+}
+
 // TestDecodeMatchesEncodingJSON compares whole documents with encoding/json.
 func TestDecodeMatchesEncodingJSON(t *testing.T) {
 	for name, doc := range map[string][]byte{
