@@ -165,7 +165,7 @@ func (d *decoder) release() {
 	clear(d.keys[:max(d.keysHigh, len(d.keys))])
 	d.vals, d.keys, d.frames = d.vals[:0], d.keys[:0], d.frames[:0]
 	d.valsHigh, d.keysHigh = 0, 0
-	if d.strs > boxAfter {
+	if d.strs > boxAfter && d.boxes != nil {
 		clear(d.boxes[:])
 	}
 	d.strs = 0

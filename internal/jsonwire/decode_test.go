@@ -697,7 +697,14 @@ func TestDecodeBoxesRepeatedStrings(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { Decode(in, false, 0) }); n > 2+boxAfter+4+1 {
 		t.Errorf("Decode(1000 strings, 4 distinct) allocated %v times, want at most %d", n, 2+boxAfter+4+1)
 	}
+	// A new decoder that meets many strings, none of them shared.
 	d := new(decoder)
+	d.s = "[" + strings.Repeat(`"`+strings.Repeat("long", 20)+`",`, 20) + `""]`
+	if _, err := d.parse(DefaultMaxDepth); err != nil {
+		t.Fatal(err)
+	}
+	d.release()
+	d = new(decoder)
 	d.s = in
 	if _, err := d.parse(DefaultMaxDepth); err != nil {
 		t.Fatal(err)
