@@ -139,6 +139,7 @@ type decoder struct {
 	keys      []string        // keys of the open objects, innermost last
 	frames    []frame         // the open containers
 	esc       strings.Builder // arena for strings with escapes
+	escSize   int             // the size of the last arena
 
 	valsHigh, keysHigh int // high-water marks of vals and keys
 
@@ -170,7 +171,7 @@ func (d *decoder) release() {
 	}
 	d.strs = 0
 	d.s = ""
-	d.esc = strings.Builder{}
+	d.esc, d.escSize = strings.Builder{}, 0
 	// Let an unusually large document's scratch go; the frames of a
 	// document nested as deep as DefaultMaxDepth are kept, or each such
 	// document would grow them again, and deep ones cost more per level.
@@ -371,11 +372,15 @@ func (d *decoder) str(i int) (string, int, *Error) {
 
 // unescape decodes the validated string content s[i:j], which has escapes,
 // into the escape arena: strings.Builder never changes bytes once written,
-// so the strings cut from it stay valid as it fills.
+// so the strings cut from it stay valid as it fills. Each arena of a
+// document is twice as large as the one before, from 256 bytes to 4 KB,
+// and never larger than the rest of the input: a document with a few
+// escaped strings does not pay for 4 KB.
 func (d *decoder) unescape(i, j int) string {
 	if d.esc.Cap()-d.esc.Len() < j-i {
+		d.escSize = min(max(2*d.escSize, 256), 4096)
 		d.esc = strings.Builder{}
-		d.esc.Grow(max(j-i, min(len(d.s)-i, 4096)))
+		d.esc.Grow(max(j-i, min(len(d.s)-i, d.escSize)))
 	}
 	start := d.esc.Len()
 	unescapeTo(&d.esc, d.s[i:j])
