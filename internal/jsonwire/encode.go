@@ -311,11 +311,16 @@ func (e *encoder) len() int {
 	return n
 }
 
-// spill acts, between values, once buf is past limit: see encoder.
+// spill acts, between values, once buf is past limit: see encoder. It is
+// called after every element of every array and object, so the test is
+// kept small enough to inline.
 func (e *encoder) spill() {
-	if len(e.buf) < e.limit {
-		return
+	if len(e.buf) >= e.limit {
+		e.spillOver()
 	}
+}
+
+func (e *encoder) spillOver() {
 	switch e.mode {
 	case probing:
 		if c, _ := chunkPool.Get().(*chunk); c != nil {
