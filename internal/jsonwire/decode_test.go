@@ -693,9 +693,11 @@ func TestDecodeBoxesRepeatedStrings(t *testing.T) {
 		t.Fatalf("Decode = %v, %v; want encoding/json's %v", got, err, want)
 	}
 	// The slice, the escape arenas (256 bytes to 2 KB), the first boxAfter
-	// strings, the distinct ones after them and the long one.
-	if n := testing.AllocsPerRun(100, func() { Decode(in, false, 0) }); n > 1+4+boxAfter+4+1 {
-		t.Errorf("Decode(1000 strings, 4 distinct) allocated %v times, want at most %d", n, 1+4+boxAfter+4+1)
+	// strings, the distinct ones after them and the long one: 18, not the
+	// thousand of a string each. (Not an exact count: under -race,
+	// sync.Pool drops items, and a new decoder grows its scratch.)
+	if n := testing.AllocsPerRun(100, func() { Decode(in, false, 0) }); n > 40 {
+		t.Errorf("Decode(1000 strings, 4 distinct) allocated %v times, want about %d", n, 1+4+boxAfter+4+1)
 	}
 	// A new decoder that meets many strings, none of them shared.
 	d := new(decoder)
