@@ -25,7 +25,8 @@ import (
 // slices, pointers, Marshalers) is handed to encoding/json for its subtree,
 // and its errors are classified by their types, not their text. An invalid
 // json.Number or json.RawMessage is a Syntax error. On error dst is
-// returned unchanged.
+// returned unchanged (though, as with append, bytes past its length, in
+// its capacity, may have been written).
 func Append(dst []byte, v any, maxDepth int) ([]byte, *Error) {
 	e := newEncoder(v, maxDepth)
 	e.dst = dst
