@@ -143,8 +143,10 @@ type decoder struct {
 
 	valsHigh, keysHigh int // high-water marks of vals and keys
 
-	strs  int              // string values read so far
-	boxes *[boxSlots]boxed // string values in interfaces, to share: see box
+	strs               int              // string values read so far
+	boxes              *[boxSlots]boxed // string values in interfaces, to share: see box
+	boxHits, boxMisses int              // lookups in boxes that found the string, and not
+	boxOff             bool             // box has stopped looking
 }
 
 // boxed is a string value in an interface, as box shares it.
@@ -169,7 +171,7 @@ func (d *decoder) release() {
 	if d.strs > boxAfter && d.boxes != nil {
 		clear(d.boxes[:])
 	}
-	d.strs = 0
+	d.strs, d.boxHits, d.boxMisses, d.boxOff = 0, 0, 0, false
 	d.s = ""
 	d.esc, d.escSize = strings.Builder{}, 0
 	// Let an unusually large document's scratch go; the frames of a
@@ -389,23 +391,27 @@ func (d *decoder) unescape(i, j int) string {
 
 // A string in an interface costs an allocation: box shares one among the
 // equal short string values of a document (the enum values, tags and
-// labels that records repeat: a third of the 10 KB document of
-// BenchmarkParse), as smallInts shares numbers. Interface values are
+// labels that records repeat: 110 of the 252 strings of the 10 KB document
+// of BenchmarkParse), as smallInts shares numbers. Interface values are
 // immutable, so sharing them is safe, and what is shared depends on
 // nothing but the text. A document's first boxAfter strings are boxed
 // each alone, so that small documents do not pay for the table, which is
 // cleared at release only if it was used; a string longer than boxMax is
-// rarely repeated.
+// rarely repeated. Looking a string up costs about what its allocation
+// does (a unique string costs both), so a document whose strings are
+// mostly unique (fewer than one in five found, after boxGiveUp misses)
+// stops looking.
 const (
-	boxSlots = 128
-	boxAfter = 8
-	boxMax   = 32
+	boxSlots  = 128
+	boxAfter  = 8
+	boxMax    = 32
+	boxGiveUp = 64
 )
 
 // box returns s in an interface.
 func (d *decoder) box(s string) any {
 	d.strs++
-	if d.strs <= boxAfter || len(s) > boxMax || len(s) == 0 {
+	if d.strs <= boxAfter || d.boxOff || len(s) > boxMax || len(s) == 0 {
 		return s
 	}
 	if d.boxes == nil {
@@ -415,7 +421,12 @@ func (d *decoder) box(s string) any {
 	h ^= h >> 7
 	b := &d.boxes[h%boxSlots]
 	if b.s == s && b.v != nil {
+		d.boxHits++
 		return b.v
+	}
+	d.boxMisses++
+	if d.boxMisses >= boxGiveUp && d.boxHits < d.boxMisses/4 {
+		d.boxOff = true
 	}
 	b.s, b.v = s, s
 	return b.v

@@ -714,6 +714,9 @@ func TestDecodeBoxesRepeatedStrings(t *testing.T) {
 	if d.boxes == nil {
 		t.Fatal("no string was shared")
 	}
+	if d.boxOff {
+		t.Error("box stopped looking in a document of 4 distinct strings")
+	}
 	boxes := d.boxes
 	d.release()
 	for i, b := range boxes {
@@ -721,6 +724,22 @@ func TestDecodeBoxesRepeatedStrings(t *testing.T) {
 			t.Fatalf("released decoder still holds boxed string %d: %q", i, b.s)
 		}
 	}
+	// A document of unique strings stops looking them up.
+	var uniq strings.Builder
+	uniq.WriteString(`["x"`)
+	for i := range 500 {
+		fmt.Fprintf(&uniq, `,"user%d@example.com"`, i*7919)
+	}
+	uniq.WriteString(`]`)
+	d = new(decoder)
+	d.s = uniq.String()
+	if _, err := d.parse(DefaultMaxDepth); err != nil {
+		t.Fatal(err)
+	}
+	if !d.boxOff || d.boxMisses > boxGiveUp {
+		t.Errorf("box looked up %d unique strings, want it to stop after %d", d.boxMisses, boxGiveUp)
+	}
+	d.release()
 }
 
 // TestDecodeMatchesEncodingJSON compares whole documents with encoding/json.
