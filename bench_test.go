@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -378,7 +379,11 @@ func BenchmarkDepth(b *testing.B) {
 
 // Bytes allocated to write a large value as JSON text, against the size
 // of the text (out-B/op): the encoder should allocate the output and
-// little more, however large it is.
+// little more, however large it is. pool=warm is a call in a loop, whose
+// buffers the previous calls left in their pools; pool=cold a call that
+// finds the pools empty, as the first does, or one after the GC emptied
+// them (two collections before each call, outside the timer and the
+// allocation count).
 func BenchmarkEncodeSize(b *testing.B) {
 	one := bench10KB(b)
 	var record []any
@@ -393,28 +398,39 @@ func BenchmarkEncodeSize(b *testing.B) {
 		for n := 0; n < size.n; n += len(one) {
 			v = append(v, record...)
 		}
-		b.Run("size="+size.name+"/impl=coerce", func(b *testing.B) {
-			b.ReportAllocs()
-			var out any
-			for b.Loop() {
-				var err error
-				if out, err = ToDeclared(v, "str"); err != nil {
-					b.Fatal(err)
-				}
+		for _, pool := range []string{"warm", "cold"} {
+			for _, impl := range []struct {
+				name   string
+				encode func() (string, error)
+			}{
+				{"coerce", func() (string, error) {
+					out, err := ToDeclared(v, "str")
+					s, _ := out.(string)
+					return s, err
+				}},
+				{"encoding_json", func() (string, error) {
+					text, err := json.Marshal(v)
+					return string(text), err
+				}},
+			} {
+				b.Run("size="+size.name+"/pool="+pool+"/impl="+impl.name, func(b *testing.B) {
+					b.ReportAllocs()
+					var out string
+					for range b.N {
+						if pool == "cold" {
+							b.StopTimer()
+							runtime.GC()
+							runtime.GC() // a sync.Pool is empty after two
+							b.StartTimer()
+						}
+						var err error
+						if out, err = impl.encode(); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.ReportMetric(float64(len(out)), "out-B/op")
+				})
 			}
-			b.ReportMetric(float64(len(out.(string))), "out-B/op")
-		})
-		b.Run("size="+size.name+"/impl=encoding_json", func(b *testing.B) {
-			b.ReportAllocs()
-			var out string
-			for b.Loop() {
-				text, err := json.Marshal(v)
-				if err != nil {
-					b.Fatal(err)
-				}
-				out = string(text)
-			}
-			b.ReportMetric(float64(len(out)), "out-B/op")
-		})
+		}
 	}
 }

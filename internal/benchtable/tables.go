@@ -161,37 +161,19 @@ func (t *tables) print(w io.Writer) {
 		fmt.Fprintf(w, "| %s, nested arrays | %s | %s | %.2f× | %s / %s |\n", op, duration(c1), duration(c2), c2/c1, duration(s1), duration(s2))
 	}
 	fmt.Fprintln(w)
-	// With the encoder's buffer pool emptied before each call (cold) and
-	// as calls in a row find it (warm), where the run has both; before
-	// they were measured apart, a single figure.
-	pooled := t.has("root", "EncodeSize/size=64KB/pool=cold/impl=coerce")
-	if pooled {
-		fmt.Fprintln(w, "| encode | output | allocated, coerce cold | coerce warm | encoding/json |")
-		fmt.Fprintln(w, "|---|---|---|---|---|")
-	} else {
-		fmt.Fprintln(w, "| encode | output | allocated, coerce | encoding/json |")
-		fmt.Fprintln(w, "|---|---|---|---|")
-	}
-	perOut := func(ss []sample, out float64) string {
-		return fmt.Sprintf("%.2f×", median(field(ss, func(s sample) float64 { return s.bytes }))/out)
-	}
+	fmt.Fprintln(w, "| encode | output | allocated, coerce, warm pools | empty pools | encoding/json, warm | empty |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	for _, size := range []string{"64KB", "1MB"} {
-		stdName := "EncodeSize/size=" + size + "/impl=encoding_json"
-		if !t.has("root", stdName) && t.has("root", "EncodeSize/size="+size+"/pool=cold/impl=encoding_json") {
-			stdName = "EncodeSize/size=" + size + "/pool=cold/impl=encoding_json"
+		get := func(pool, impl string) []sample {
+			return t.get("root", "EncodeSize/size="+size+"/pool="+pool+"/impl="+impl)
 		}
-		std := t.get("root", stdName)
-		if pooled {
-			cold := t.get("root", "EncodeSize/size="+size+"/pool=cold/impl=coerce")
-			warm := t.get("root", "EncodeSize/size="+size+"/pool=warm/impl=coerce")
-			out := median(field(cold, func(s sample) float64 { return s.out }))
-			fmt.Fprintf(w, "| %s of records | %s | %s the output | %s | %s |\n", size, bytesText(out),
-				perOut(cold, out), perOut(warm, out), perOut(std, out))
-			continue
-		}
-		co := t.get("root", "EncodeSize/size="+size+"/impl=coerce")
+		co := get("warm", "coerce")
 		out := median(field(co, func(s sample) float64 { return s.out }))
-		fmt.Fprintf(w, "| %s of records | %s | %s the output | %s |\n", size, bytesText(out), perOut(co, out), perOut(std, out))
+		allocated := func(samples []sample) float64 {
+			return median(field(samples, func(s sample) float64 { return s.bytes })) / out
+		}
+		fmt.Fprintf(w, "| %s of records | %s | %.2f× the output | %.2f× | %.2f× | %.2f× |\n", size, bytesText(out),
+			allocated(co), allocated(get("cold", "coerce")), allocated(get("warm", "encoding_json")), allocated(get("cold", "encoding_json")))
 	}
 	fmt.Fprintln(w)
 

@@ -177,8 +177,20 @@ type decoder struct {
 	keys      []string        // keys of the open objects, innermost last
 	frames    []frame         // the open containers
 	esc       strings.Builder // arena for strings with escapes
+	escSize   int             // the size of the last arena
 
 	valsHigh, keysHigh int // high-water marks of vals and keys
+
+	strs               int              // string values read so far
+	boxes              *[boxSlots]boxed // string values in interfaces, to share: see box
+	boxHits, boxMisses int              // lookups in boxes that found the string, and not
+	boxOff             bool             // box has stopped looking
+}
+
+// boxed is a string value in an interface, as box shares it.
+type boxed struct {
+	s string
+	v any
 }
 
 type frame struct {
@@ -194,8 +206,12 @@ func (d *decoder) release() {
 	clear(d.keys[:max(d.keysHigh, len(d.keys))])
 	d.vals, d.keys, d.frames = d.vals[:0], d.keys[:0], d.frames[:0]
 	d.valsHigh, d.keysHigh = 0, 0
+	if d.strs > boxAfter && d.boxes != nil {
+		clear(d.boxes[:])
+	}
+	d.strs, d.boxHits, d.boxMisses, d.boxOff = 0, 0, 0, false
 	d.s = ""
-	d.esc = strings.Builder{}
+	d.esc, d.escSize = strings.Builder{}, 0
 	// Let an unusually large document's scratch go; the frames of a
 	// document nested as deep as DefaultMaxDepth are kept, or each such
 	// document would grow them again, and deep ones cost more per level.
@@ -222,7 +238,7 @@ func (d *decoder) parse(maxDepth int) (any, *Error) {
 			if str, i, err = d.str(i + 1); err != nil {
 				return nil, err
 			}
-			v = str
+			v = d.box(str)
 		case '{':
 			if len(d.frames) >= maxDepth {
 				return nil, errDepth(maxDepth, i)
@@ -396,15 +412,62 @@ func (d *decoder) str(i int) (string, int, *Error) {
 
 // unescape decodes the validated string content s[i:j], which has escapes,
 // into the escape arena: strings.Builder never changes bytes once written,
-// so the strings cut from it stay valid as it fills.
+// so the strings cut from it stay valid as it fills. Each arena of a
+// document is twice as large as the one before, from 256 bytes to 4 KB,
+// and never larger than the rest of the input: a document with a few
+// escaped strings does not pay for 4 KB.
 func (d *decoder) unescape(i, j int) string {
 	if d.esc.Cap()-d.esc.Len() < j-i {
+		d.escSize = min(max(2*d.escSize, 256), 4096)
 		d.esc = strings.Builder{}
-		d.esc.Grow(max(j-i, min(len(d.s)-i, 4096)))
+		d.esc.Grow(max(j-i, min(len(d.s)-i, d.escSize)))
 	}
 	start := d.esc.Len()
 	unescapeTo(&d.esc, d.s[i:j])
 	return d.esc.String()[start:]
+}
+
+// A string in an interface costs an allocation: box shares one among the
+// equal short string values of a document (the enum values, tags and
+// labels that records repeat: 110 of the 252 strings of the 10 KB document
+// of BenchmarkParse), as smallInts shares numbers. Interface values are
+// immutable, so sharing them is safe, and what is shared depends on
+// nothing but the text. A document's first boxAfter strings are boxed
+// each alone, so that small documents do not pay for the table, which is
+// cleared at release only if it was used; a string longer than boxMax is
+// rarely repeated. Looking a string up costs about what its allocation
+// does (a unique string costs both), so a document whose strings are
+// mostly unique (fewer than one in five found, after boxGiveUp misses)
+// stops looking.
+const (
+	boxSlots  = 128
+	boxAfter  = 8
+	boxMax    = 32
+	boxGiveUp = 64
+)
+
+// box returns s in an interface.
+func (d *decoder) box(s string) any {
+	d.strs++
+	if d.strs <= boxAfter || d.boxOff || len(s) > boxMax || len(s) == 0 {
+		return s
+	}
+	if d.boxes == nil {
+		d.boxes = new([boxSlots]boxed)
+	}
+	h := uint(len(s))*0x9e37 ^ uint(s[0])<<4 ^ uint(s[len(s)-1])<<9 ^ uint(s[len(s)/2])<<1
+	h ^= h >> 7
+	b := &d.boxes[h%boxSlots]
+	if b.s == s && b.v != nil {
+		d.boxHits++
+		return b.v
+	}
+	d.boxMisses++
+	if d.boxMisses >= boxGiveUp && d.boxHits < d.boxMisses/4 {
+		d.boxOff = true
+	}
+	b.s, b.v = s, s
+	return b.v
 }
 
 // smallInts holds float64(i) already in an interface, so that the

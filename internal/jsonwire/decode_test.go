@@ -680,6 +680,68 @@ func TestDecodeStringShares(t *testing.T) {
 	}
 }
 
+// Equal short string values of a document share one interface (box): the
+// values are as encoding/json reads them, a repeated one costs no
+// allocation, and the pooled decoder keeps none of them.
+func TestDecodeBoxesRepeatedStrings(t *testing.T) {
+	in := "[" + strings.Repeat(`"echo","alpha","line\none","",`, 250) + `"x", "` + strings.Repeat("long", 20) + `"]`
+	var want any
+	if err := json.Unmarshal([]byte(in), &want); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Decode(in, false, 0); err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("Decode = %v, %v; want encoding/json's %v", got, err, want)
+	}
+	// The slice, the escape arenas (256 bytes to 2 KB), the first boxAfter
+	// strings, the distinct ones after them and the long one: 18, not the
+	// thousand of a string each. (Not an exact count: under -race,
+	// sync.Pool drops items, and a new decoder grows its scratch.)
+	if n := testing.AllocsPerRun(100, func() { Decode(in, false, 0) }); n > 40 {
+		t.Errorf("Decode(1000 strings, 4 distinct) allocated %v times, want about %d", n, 1+4+boxAfter+4+1)
+	}
+	// A new decoder that meets many strings, none of them shared.
+	d := new(decoder)
+	d.s = "[" + strings.Repeat(`"`+strings.Repeat("long", 20)+`",`, 20) + `""]`
+	if _, err := d.parse(DefaultMaxDepth); err != nil {
+		t.Fatal(err)
+	}
+	d.release()
+	d = new(decoder)
+	d.s = in
+	if _, err := d.parse(DefaultMaxDepth); err != nil {
+		t.Fatal(err)
+	}
+	if d.boxes == nil {
+		t.Fatal("no string was shared")
+	}
+	if d.boxOff {
+		t.Error("box stopped looking in a document of 4 distinct strings")
+	}
+	boxes := d.boxes
+	d.release()
+	for i, b := range boxes {
+		if b != (boxed{}) {
+			t.Fatalf("released decoder still holds boxed string %d: %q", i, b.s)
+		}
+	}
+	// A document of unique strings stops looking them up.
+	var uniq strings.Builder
+	uniq.WriteString(`["x"`)
+	for i := range 500 {
+		fmt.Fprintf(&uniq, `,"user%d@example.com"`, i*7919)
+	}
+	uniq.WriteString(`]`)
+	d = new(decoder)
+	d.s = uniq.String()
+	if _, err := d.parse(DefaultMaxDepth); err != nil {
+		t.Fatal(err)
+	}
+	if !d.boxOff || d.boxMisses > boxGiveUp {
+		t.Errorf("box looked up %d unique strings, want it to stop after %d", d.boxMisses, boxGiveUp)
+	}
+	d.release()
+}
+
 // TestDecodeMatchesEncodingJSON compares whole documents with encoding/json.
 func TestDecodeMatchesEncodingJSON(t *testing.T) {
 	for name, doc := range map[string][]byte{

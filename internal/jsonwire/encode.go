@@ -25,12 +25,17 @@ import (
 // slices, pointers, Marshalers) is handed to encoding/json for its subtree,
 // and its errors are classified by their types, not their text. An invalid
 // json.Number or json.RawMessage is a Syntax error. On error dst is
-// returned unchanged.
+// returned unchanged (though, as with append, bytes past its length, in
+// its capacity, may have been written).
 func Append(dst []byte, v any, maxDepth int) ([]byte, *Error) {
-	e := newEncoder(maxDepth)
+	e := newEncoder(v, maxDepth)
+	e.dst = dst
 	defer e.release()
 	if err := e.encode(v); err != nil {
 		return dst, err
+	}
+	if e.mode == direct {
+		return e.buf, nil
 	}
 	dst = slices.Grow(dst, e.len())
 	for _, c := range e.chunks {
@@ -40,12 +45,18 @@ func Append(dst []byte, v any, maxDepth int) ([]byte, *Error) {
 }
 
 // String is Append to a new string: the text is allocated once, at its
-// size, however large.
+// size, however large, and little else is, even on a call that finds the
+// pools empty (BenchmarkEncodeSize, pool=cold).
 func String(v any, maxDepth int) (string, *Error) {
-	e := newEncoder(maxDepth)
+	e := newEncoder(v, maxDepth)
+	e.toString = true
 	defer e.release()
 	if err := e.encode(v); err != nil {
 		return "", err
+	}
+	if e.mode == streaming {
+		e.out.Write(e.buf)
+		return e.out.String(), nil
 	}
 	var b strings.Builder
 	b.Grow(e.len())
@@ -56,20 +67,66 @@ func String(v any, maxDepth int) (string, *Error) {
 	return b.String(), nil
 }
 
-// encoder writes one value into buf, and buf into chunks as it fills, so
-// that a large value's text is not copied again each time a growing
-// buffer doubles: the caller allocates the text once, at its size. The
-// chunks come from a pool and go back to it, and the encoder, with its own
-// first buffer and the key-sorting scratch, is pooled too.
+// encoder writes one value into buf, its own first buffer, which is
+// pooled with it: most values end there, and the caller copies the text
+// out at its size. A text longer than probeSize goes on in one of two
+// ways:
+//
+//   - chunked: buf moves into chunks every chunkSize bytes, and the caller
+//     copies them out once, at the text's size, so that the text is not
+//     copied again each time a growing buffer doubles. The chunks come
+//     from a pool and go back to it, so a call that finds them there
+//     allocates the text and nothing else.
+//   - sized, where the pool has no chunk to give (a first call, or one
+//     after the GC emptied the pools): allocating chunks there would cost
+//     as much again as the text, so instead the exact length of the text
+//     is computed (size, a pass over the value that allocates nothing but
+//     costs about half as much as writing it), and the text is written
+//     where it ends: String's strings.Builder, grown once to that length,
+//     into which buf is flushed every probeSize bytes (streaming); or
+//     Append's dst, grown once, that buf becomes (direct). Such a call
+//     allocates the text and buf, a few KB, and nothing else.
+//
+// An encoder whose previous value was also longer than probeSize takes
+// the chunks it does not find from the heap instead, and so fills the
+// pool: values that long come in runs, as in a loop, and the pass
+// that measures a value would slow each of them down.
+//
+// The length is not known in advance where the value holds a type
+// encoding/json writes, or a json.RawMessage (compacted as written): then
+// chunks are used whatever the pool holds.
 type encoder struct {
-	buf      []byte   // the buffer being written: first's, or cur's
+	buf      []byte   // the buffer being written: first's, cur's, or (direct) dst
 	first    chunk    // the encoder's own buffer, the only one most values need
 	cur      *chunk   // the pooled chunk buf belongs to, once first is full
 	chunks   []*chunk // the full buffers, in order, before buf
 	pairs    []pair   // entries of the maps being written, innermost last
 	maxDepth int
 	badUTF8  bool // a string or key held invalid UTF-8: the value fails
+
+	root     any             // the value written, which sized measures
+	mode     encMode         // what spill does with buf
+	limit    int             // the length of buf at which spill acts
+	toString bool            // String: the text goes to out, not to dst
+	out      strings.Builder // streaming: the text, allocated at its size
+	dst      []byte          // Append's dst, which direct mode grows
+	lastLong bool            // the previous value was longer than probeSize
 }
+
+type encMode uint8
+
+const (
+	probing   encMode = iota // all of the text is in first
+	chunked                  // the text is in chunks, then buf
+	streaming                // the text is in out, then buf
+	direct                   // the text is in buf, which is dst
+)
+
+// probeSize is the length past which the text of a value leaves the
+// encoder's own buffer. That buffer is allocated at once a little past it
+// (grown by appending, it would allocate four times as much on its way
+// there).
+const probeSize = 2 << 10
 
 type chunk struct{ b []byte }
 
@@ -84,17 +141,23 @@ type pair struct {
 
 var (
 	encoderPool = sync.Pool{New: func() any { return new(encoder) }}
-	chunkPool   = sync.Pool{New: func() any { return &chunk{make([]byte, 0, chunkSize+chunkSize/8)} }}
+	chunkPool   sync.Pool // of *chunk; empty, it gives nil: see encoder
 )
 
-func newEncoder(maxDepth int) *encoder {
+func newChunk() *chunk { return &chunk{make([]byte, 0, chunkSize+chunkSize/8)} }
+
+func newEncoder(v any, maxDepth int) *encoder {
 	if maxDepth <= 0 {
 		maxDepth = DefaultMaxDepth
 	}
 	e := encoderPool.Get().(*encoder)
 	e.maxDepth = maxDepth
+	if e.first.b == nil {
+		e.first.b = make([]byte, 0, probeSize+probeSize/4)
+	}
 	e.buf = e.first.b[:0]
 	e.badUTF8 = false
+	e.root, e.mode, e.limit = v, probing, probeSize
 	return e
 }
 
@@ -111,6 +174,135 @@ func (e *encoder) encode(v any) *Error {
 	return nil
 }
 
+// size is the length of the text of v, inside depth open arrays and
+// objects, as value writes it, computed without writing it; ok is false
+// where it is not known in advance: for types encoding/json writes, for a
+// json.RawMessage (compacted as written), and for values that fail (NaN,
+// nesting deeper than maxDepth, which bounds the recursion on a cycle).
+// A float is formatted into a stack buffer, as value formats it: the
+// length of its shortest digits has no cheaper exact answer.
+func (e *encoder) size(v any, depth int) (n int, ok bool) {
+	switch v := v.(type) {
+	case nil:
+		return len("null"), true
+	case string:
+		return stringSize(v), true
+	case bool:
+		if v {
+			return len("true"), true
+		}
+		return len("false"), true
+	case float64:
+		return floatSize(v, 64)
+	case map[string]any:
+		if v == nil {
+			return len("null"), true
+		}
+		if depth >= e.maxDepth {
+			return 0, false
+		}
+		n = 2 + max(len(v)-1, 0) // braces and commas
+		for k, x := range v {
+			m, ok := e.size(x, depth+1)
+			if !ok {
+				return 0, false
+			}
+			n += stringSize(k) + 1 + m
+		}
+		return n, true
+	case []any:
+		if v == nil {
+			return len("null"), true
+		}
+		if depth >= e.maxDepth {
+			return 0, false
+		}
+		n = 2 + max(len(v)-1, 0) // brackets and commas
+		for _, x := range v {
+			m, ok := e.size(x, depth+1)
+			if !ok {
+				return 0, false
+			}
+			n += m
+		}
+		return n, true
+	}
+	return otherSize(v)
+}
+
+// otherSize is size for the types other writes.
+func otherSize(v any) (int, bool) {
+	var b [24]byte
+	switch v := v.(type) {
+	case json.Number:
+		return max(len(v), 1), true // "" is written 0
+	case int:
+		return len(strconv.AppendInt(b[:0], int64(v), 10)), true
+	case int64:
+		return len(strconv.AppendInt(b[:0], v, 10)), true
+	case int32:
+		return len(strconv.AppendInt(b[:0], int64(v), 10)), true
+	case int16:
+		return len(strconv.AppendInt(b[:0], int64(v), 10)), true
+	case int8:
+		return len(strconv.AppendInt(b[:0], int64(v), 10)), true
+	case uint:
+		return len(strconv.AppendUint(b[:0], uint64(v), 10)), true
+	case uint64:
+		return len(strconv.AppendUint(b[:0], v, 10)), true
+	case uint32:
+		return len(strconv.AppendUint(b[:0], uint64(v), 10)), true
+	case uint16:
+		return len(strconv.AppendUint(b[:0], uint64(v), 10)), true
+	case uint8:
+		return len(strconv.AppendUint(b[:0], uint64(v), 10)), true
+	case uintptr:
+		return len(strconv.AppendUint(b[:0], uint64(v), 10)), true
+	case float32:
+		return floatSize(float64(v), 32)
+	}
+	return 0, false
+}
+
+// floatSize is the length of f as float writes it.
+func floatSize(f float64, bits int) (int, bool) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, false
+	}
+	var b [32]byte
+	return len(AppendFloat(b[:0], f, bits)), true
+}
+
+// stringSize is the length of s quoted, as appendString writes it.
+func stringSize(s string) int {
+	n := len(s) + 2
+	for i := 0; ; {
+		i = plainRun(s, i)
+		if i >= len(s) {
+			return n
+		}
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch c {
+			case '\\', '"', '\b', '\f', '\n', '\r', '\t':
+				n++ // \x for x
+			default:
+				n += 5 // \u00XX for x
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			n += 5 // \ufffd for one byte
+		case r == '\u2028' || r == '\u2029':
+			n += 3 // \u202X for three bytes
+		}
+		i += size
+	}
+}
+
 // len is the length of the text written.
 func (e *encoder) len() int {
 	n := len(e.buf)
@@ -120,30 +312,81 @@ func (e *encoder) len() int {
 	return n
 }
 
-// spill moves buf on to chunks and takes a pooled buffer once buf is past
-// chunkSize.
+// spill acts, between values, once buf is past limit: see encoder. It is
+// called after every element of every array and object, so the test is
+// kept small enough to inline.
 func (e *encoder) spill() {
-	if len(e.buf) < chunkSize {
-		return
+	if len(e.buf) >= e.limit {
+		e.spillOver()
 	}
+}
+
+func (e *encoder) spillOver() {
+	switch e.mode {
+	case probing:
+		if c, _ := chunkPool.Get().(*chunk); c != nil {
+			e.chunk(c)
+		} else if e.lastLong {
+			e.chunk(newChunk())
+		} else {
+			e.sized()
+		}
+	case chunked:
+		c, _ := chunkPool.Get().(*chunk)
+		if c == nil {
+			c = newChunk()
+		}
+		e.chunk(c)
+	case streaming:
+		e.out.Write(e.buf)
+		e.buf = e.buf[:0]
+	}
+}
+
+// chunk moves buf on to chunks and goes on in c.
+func (e *encoder) chunk(c *chunk) {
 	full := e.cur
 	if full == nil {
 		full = &e.first
 	}
 	full.b = e.buf
 	e.chunks = append(e.chunks, full)
-	e.cur = chunkPool.Get().(*chunk)
-	e.buf = e.cur.b[:0]
+	e.cur = c
+	e.buf = c.b[:0]
+	e.mode, e.limit = chunked, chunkSize
+}
+
+// sized computes the length of the text and moves what buf holds to where
+// the text ends, grown to that length; or, if the length is not known in
+// advance, goes on in chunks.
+func (e *encoder) sized() {
+	n, ok := e.size(e.root, 0)
+	switch {
+	case !ok:
+		e.chunk(newChunk())
+	case e.toString:
+		e.mode = streaming
+		e.out.Grow(n)
+		e.out.Write(e.buf)
+		e.buf = e.buf[:0]
+	default:
+		e.mode, e.limit = direct, math.MaxInt
+		e.first.b = e.buf
+		e.buf = append(slices.Grow(e.dst, n), e.buf...)
+	}
 }
 
 func (e *encoder) release() {
 	clear(e.pairs)
 	e.pairs = e.pairs[:0]
-	if e.cur != nil {
+	switch {
+	case e.mode == direct:
+		// buf is the caller's; first.b was kept when it took over.
+	case e.cur != nil:
 		e.cur.b = e.buf
 		e.chunks = append(e.chunks, e.cur)
 		e.cur = nil
-	} else {
+	default:
 		e.first.b = e.buf
 	}
 	for i, c := range e.chunks {
@@ -154,7 +397,10 @@ func (e *encoder) release() {
 		e.chunks[i] = nil
 	}
 	e.chunks = e.chunks[:0]
-	e.buf = nil
+	e.lastLong = e.mode != probing
+	e.buf, e.root, e.dst = nil, nil, nil
+	e.out = strings.Builder{}
+	e.toString = false
 	if cap(e.first.b) > 2*chunkSize || cap(e.pairs) > 1<<12 || cap(e.chunks) > 1<<10 {
 		return // let an unusually large value's scratch go
 	}
@@ -420,10 +666,10 @@ func stdErrorKind(err error) ErrorKind {
 }
 
 // string writes s quoted; a long one in pieces, spilling between them, so
-// that one large string does not grow buf far past chunkSize. Cut where a
+// that one large string does not grow buf far past limit. Cut where a
 // character starts, the pieces are escaped as the whole would be.
 func (e *encoder) string(s string) {
-	if len(s) <= chunkSize {
+	if len(s) <= e.limit {
 		e.buf = e.appendString(e.buf, s)
 		return
 	}
@@ -432,7 +678,7 @@ func (e *encoder) string(s string) {
 		// Back off to where a character starts; past utf8.UTFMax bytes
 		// there is none to split (the bytes are not UTF-8, and each is
 		// replaced alone wherever the cut falls).
-		n := min(len(s), chunkSize)
+		n := min(len(s), e.limit)
 		for k := n; k > n-utf8.UTFMax && k < len(s); k-- {
 			if utf8.RuneStart(s[k]) {
 				n = k

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -47,6 +48,18 @@ func encCheck(t *testing.T, v any) {
 	got, err = Append([]byte("prefix:"), v, 0)
 	if err != nil || string(got) != "prefix:"+string(want) {
 		t.Fatalf("Append(prefix, %#v) = %s, %v", v, got, err)
+	}
+	encCheckSize(t, v, len(want))
+}
+
+// encCheckSize checks that the size the encoder computes in advance, where
+// it knows one, is the length of the text, n.
+func encCheckSize(t *testing.T, v any, n int) {
+	t.Helper()
+	e := newEncoder(v, 0)
+	defer e.release()
+	if size, ok := e.size(v, 0); ok && size != n {
+		t.Fatalf("size(%.200v) = %d, want %d, the length of the text", v, size, n)
 	}
 }
 
@@ -357,34 +370,84 @@ func TestEncodeAcrossChunks(t *testing.T) {
 	for i := range records {
 		records[i] = map[string]any{"id": float64(i), "name": "record é " + strings.Repeat("x", i%50), "tags": []any{"a", "b"}}
 	}
+	// A value of a type encoding/json writes has no size known in advance:
+	// such a text is written in chunks (encoder.chunked).
+	type other struct{ N int }
 	for name, v := range map[string]any{
-		"long string":        long.String(),
-		"continuation bytes": contin.String(),
-		"records":            records,
-		"strings in a list":  []any{long.String(), "short", contin.String()},
+		"long string":                long.String(),
+		"continuation bytes":         contin.String(),
+		"records":                    records,
+		"strings in a list":          []any{long.String(), "short", contin.String()},
+		"records, then a struct":     []any{records, other{1}},
+		"a struct, then records":     []any{other{1}, records, long.String()},
+		"records, then a RawMessage": []any{records, json.RawMessage(` [ 1 ] `), long.String()},
 	} {
 		wantText, err := encStd(v)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := string(wantText)
-		got, werr := String(v, 0)
-		if encBadUTF8(v) {
-			if werr == nil || werr.Kind != Syntax {
-				t.Errorf("%s: String = %.20q, %v; want a Syntax error for invalid UTF-8", name, got, werr)
+		// Pools emptied (the text is measured, then written where it
+		// ends, unless the value has no size known in advance), then
+		// pools filled by the call before (the text is written in chunks).
+		for _, pools := range []string{"empty", "filled"} {
+			if pools == "empty" {
+				emptyPools()
 			}
-			continue
-		}
-		if werr != nil || got != want {
-			i := 0
-			for i < min(len(got), len(want)) && got[i] == want[i] {
-				i++
+			got, werr := String(v, 0)
+			if encBadUTF8(v) {
+				if werr == nil || werr.Kind != Syntax {
+					t.Errorf("%s, pools %s: String = %.20q, %v; want a Syntax error for invalid UTF-8", name, pools, got, werr)
+				}
+				continue
 			}
-			t.Errorf("%s: String differs from encoding/json at byte %d of %d (err %v): %q, want %q", name, i, len(want), werr,
-				got[max(0, i-10):min(len(got), i+10)], want[max(0, i-10):min(len(want), i+10)])
+			if werr != nil || got != want {
+				i := 0
+				for i < min(len(got), len(want)) && got[i] == want[i] {
+					i++
+				}
+				t.Errorf("%s, pools %s: String differs from encoding/json at byte %d of %d (err %v): %q, want %q", name, pools, i, len(want), werr,
+					got[max(0, i-10):min(len(got), i+10)], want[max(0, i-10):min(len(want), i+10)])
+			}
+			if pools == "empty" {
+				emptyPools()
+			}
+			if b, aerr := Append([]byte("x"), v, 0); aerr != nil || string(b) != "x"+want {
+				t.Errorf("%s, pools %s: Append differs from encoding/json (err %v)", name, pools, aerr)
+			}
 		}
-		if b, aerr := Append([]byte("x"), v, 0); aerr != nil || string(b) != "x"+want {
-			t.Errorf("%s: Append differs from encoding/json (err %v)", name, aerr)
+		encCheckSize(t, v, len(want))
+	}
+}
+
+// emptyPools empties every sync.Pool, as two collections do.
+func emptyPools() {
+	runtime.GC()
+	runtime.GC()
+}
+
+// A large text costs little more than itself, even on a call that finds
+// the pools empty: String allocates it once at its size, where buffers
+// that double as they fill, copied into the result, cost over twice as
+// much (BenchmarkEncodeSize in the root package has the figures).
+func TestEncodeColdAllocation(t *testing.T) {
+	records := make([]any, 4000)
+	for i := range records {
+		records[i] = map[string]any{"id": float64(i * 7919), "name": "record " + strings.Repeat("x", i%50), "score": float64(i) / 7,
+			"tags": []any{"a", "b\n"}, "meta": map[string]any{"ok": i%2 == 0, "note": nil}}
+	}
+	for _, v := range []any{records, records[:300]} {
+		var text string
+		var before, after runtime.MemStats
+		emptyPools()
+		runtime.ReadMemStats(&before)
+		text, err := String(v, 0)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(len(text))*12/10; got > limit {
+			t.Errorf("String of a %d-byte text, pools empty: %d bytes allocated, want at most %d (1.2x)", len(text), got, limit)
 		}
 	}
 }
