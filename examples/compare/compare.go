@@ -176,3 +176,39 @@ func RepairJSON(raw []byte, c codec, fix func(map[string]any) error) ([]byte, er
 	}
 	return c.marshal(args)
 }
+
+// The arrays call: five list parameters sent as JSON text, as LLM clients
+// send arrays ({"ids": "[1, 2, 3]"}), beside five that conform.
+var (
+	arraysSchema, arraysCall = arraysTool()
+)
+
+func arraysTool() (schema, call string) {
+	var props, args []string
+	for i := range 5 {
+		props = append(props, fmt.Sprintf(`"ids%d": {"type": "array", "items": {"type": "integer"}}`, i),
+			fmt.Sprintf(`"tags%d": {"type": "array", "items": {"type": "string"}}`, i))
+		args = append(args, fmt.Sprintf(`"ids%d": "[%d, %d, %d, %d]"`, i, i, 10*i+1, 100*i+2, 1000*i+3),
+			fmt.Sprintf(`"tags%d": ["alpha", "beta", "gamma %d"]`, i, i))
+	}
+	return `{"type": "object", "properties": {` + strings.Join(props, ", ") + `}}`,
+		"{" + strings.Join(args, ", ") + "}"
+}
+
+// FixArrays repairs the arrays call by hand: a string where a list is
+// declared is the list's JSON text.
+func FixArrays(args map[string]any, c codec) error {
+	for k, v := range args {
+		s, ok := v.(string)
+		if !ok {
+			continue
+		}
+		var list []any
+		if err := c.unmarshal([]byte(s), &list); err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+		args[k] = list
+	}
+	return nil
+}
+

@@ -42,6 +42,7 @@ func TestHandFixesMatchCoerce(t *testing.T) {
 	}{
 		{"quickstart", quickstartSchema, quickstartCall, FixQuickstart},
 		{"numeric", numericSchema, numericCall, func(m map[string]any, _ codec) error { return FixNumeric(m) }},
+		{"arrays", arraysSchema, arraysCall, FixArrays},
 	} {
 		want, err := mustSchema(t, c.schema).CoerceJSON([]byte(c.call))
 		if err != nil {
@@ -66,6 +67,7 @@ func BenchmarkRepairArgsJSON(b *testing.B) {
 	}{
 		{"mcp-call", quickstartSchema, quickstartCall, FixQuickstart},
 		{"numeric-call", numericSchema, numericCall, func(m map[string]any, _ codec) error { return FixNumeric(m) }},
+		{"arrays-call", arraysSchema, arraysCall, FixArrays},
 	} {
 		schema := mustSchema(b, c.schema)
 		raw := []byte(c.call)

@@ -108,6 +108,7 @@ func (t *tables) print(w io.Writer) {
 	for _, c := range []struct{ label, name string }{
 		{"the quickstart call, raw (`CoerceJSON`)", "RepairArgsJSON/case=mcp-call"},
 		{"ten numeric parameters as strings, raw (`CoerceJSON`)", "RepairArgsJSON/case=numeric-call"},
+		{"five lists as JSON text beside five that conform, raw (`CoerceJSON`)", "RepairArgsJSON/case=arrays-call"},
 		{"the quickstart call, decoded (`Schema.Coerce` vs the fix alone)", "RepairArgs/case=mcp-call"},
 	} {
 		t.peerRow(w, c.label, c.name, false)
