@@ -211,4 +211,3 @@ func FixArrays(args map[string]any, c codec) error {
 	}
 	return nil
 }
-
