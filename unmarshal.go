@@ -176,10 +176,10 @@ func sameBytes(a, b []byte) bool {
 // is used. On failure it returns data and an *Error (or several joined),
 // each with the JSON Pointer of its value.
 //
-// It is the one entry point Unmarshal uses into the coercion core, built on
-// the raw-text walker behind Schema.CoerceJSON, which works on objects
-// only; when the core offers coercion of raw text to any type, this is the
-// one function to re-point.
+// It is the one entry point Unmarshal uses into the coercion core. An
+// object takes Schema.CoerceJSON's own walk (rawArgs), so that Unmarshal
+// decodes exactly what CoerceJSON writes; any other value takes the older
+// walk by edits (rawOne), until rawArgs reads values of every kind.
 func coerceRaw(o Options, data []byte, t *Type) (out []byte, report func(), err error) {
 	if o.MaxSize > 0 && len(data) > o.MaxSize {
 		return data, nil, &Error{Declared: t.String(), Value: json.RawMessage(data), Err: ErrLimit,
