@@ -29,37 +29,39 @@ type (
 		Embedded
 		*Inner
 		embeddedLower
-		ID       int              `json:"id"`
-		Name     string           // no tag: matched by name, up to case
-		Tagged   string           `json:"tagged_name"`
-		Ptr      *int             `json:"ptr"`
-		PtrPtr   **string         `json:"pp"`
-		List     []Inner          `json:"list"`
-		Array    [2]int           `json:"array"`
-		Map      map[string]Inner `json:"map"`
-		IntMap   map[int]string   `json:"int_map"`
-		UintMap  map[uint8]bool   `json:"uint_map"`
-		Any      any              `json:"any"`
-		Anys     []any            `json:"anys"`
-		Num      json.Number      `json:"num"`
-		Raw      json.RawMessage  `json:"raw"`
-		Time     time.Time        `json:"time"`
-		TimePtr  *time.Time       `json:"time_ptr"`
-		Level    Level            `json:"level"`
-		Levels   map[string]Level `json:"levels"`
-		Big      *big.Int         `json:"big"`
-		Bytes    []byte           `json:"bytes"`
-		Quoted   int              `json:"quoted,string"`
-		F32      float32          `json:"f32"`
-		I8       int8             `json:"i8"`
-		U        uint             `json:"u"`
-		Skip     string           `json:"-"`
-		Dash     string           `json:"-,"`
-		Upper    Upper            `json:"upper"`
-		Iface    fmt.Stringer     `json:"iface"`
-		Chan     chan int         `json:"chan"`
-		NamedPtr NamedPtr         `json:"named_ptr"`
-		private  int
+		ID      int              `json:"id"`
+		Name    string           // no tag: matched by name, up to case
+		Tagged  string           `json:"tagged_name"`
+		Ptr     *int             `json:"ptr"`
+		PtrPtr  **string         `json:"pp"`
+		List    []Inner          `json:"list"`
+		Array   [2]int           `json:"array"`
+		Map     map[string]Inner `json:"map"`
+		IntMap  map[int]string   `json:"int_map"`
+		UintMap map[uint8]bool   `json:"uint_map"`
+		Any     any              `json:"any"`
+		Anys    []any            `json:"anys"`
+		Num     json.Number      `json:"num"`
+		Raw     json.RawMessage  `json:"raw"`
+		Time    time.Time        `json:"time"`
+		TimePtr *time.Time       `json:"time_ptr"`
+		Level   Level            `json:"level"`
+		Levels  map[string]Level `json:"levels"`
+		Big     *big.Int         `json:"big"`
+		Bytes   []byte           `json:"bytes"`
+		Quoted  int              `json:"quoted,string"`
+		F32     float32          `json:"f32"`
+		I8      int8             `json:"i8"`
+		U       uint             `json:"u"`
+		Skip    string           `json:"-"`
+		//lint:ignore SA5008 the field named "-", which encoding/json decodes
+		Dash     string       `json:"-,"`
+		Upper    Upper        `json:"upper"`
+		Iface    fmt.Stringer `json:"iface"`
+		Chan     chan int     `json:"chan"`
+		NamedPtr NamedPtr     `json:"named_ptr"`
+		//lint:ignore U1000 an unexported field, which decoding leaves alone
+		private int
 	}
 	// Level decodes from text.
 	Level int
