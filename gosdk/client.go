@@ -253,9 +253,12 @@ type toolListing struct {
 // on the tool's first call. Listings share the entry of a tool whose text
 // did not change.
 type clientSchema struct {
-	name string
-	text []byte
+	name    string
+	text    []byte
+	textErr error // writing the listed schema as text failed; set before the entry is shared
 
+	// Written once, by the first call's compilation, which other calls
+	// may be running beside: refresh reads only the fields above.
 	once     sync.Once
 	compiled *coerce.Schema
 	err      error
@@ -308,9 +311,9 @@ func (t *clientTools) refresh(ctx context.Context, list func(context.Context) ([
 			continue
 		}
 		text, err := schemaText(tool.InputSchema)
-		s := &clientSchema{name: tool.Name, text: text, err: err}
+		s := &clientSchema{name: tool.Name, text: text, textErr: err}
 		if old != nil && err == nil {
-			if prev, ok := old.tools[tool.Name]; ok && prev.err == nil && string(prev.text) == string(text) {
+			if prev, ok := old.tools[tool.Name]; ok && prev.textErr == nil && string(prev.text) == string(text) {
 				s = prev
 			}
 		}
@@ -334,8 +337,8 @@ func schemaText(schema any) ([]byte, error) {
 // part of what every call passes, never of what is compiled.
 func (s *clientSchema) schema(o coerce.Options) (*coerce.Schema, error) {
 	s.once.Do(func() {
-		if s.err != nil {
-			s.err = fmt.Errorf("gosdkcoerce: input schema of %q: %w", s.name, s.err)
+		if s.textErr != nil {
+			s.err = fmt.Errorf("gosdkcoerce: input schema of %q: %w", s.name, s.textErr)
 			return
 		}
 		if s.compiled, s.err = o.ParseSchema(s.text); s.err != nil {

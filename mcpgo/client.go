@@ -223,9 +223,12 @@ type toolListing struct {
 // on the tool's first call. Listings share the entry of a tool whose text
 // did not change.
 type clientSchema struct {
-	name string
-	text []byte
+	name    string
+	text    []byte
+	textErr error // writing the listed schema as text failed; set before the entry is shared
 
+	// Written once, by the first call's compilation, which other calls
+	// may be running beside: refresh reads only the fields above.
 	once     sync.Once
 	compiled *coerce.Schema
 	err      error
@@ -274,9 +277,9 @@ func (t *clientTools) refresh(ctx context.Context, list func(context.Context) ([
 			l.tools[tool.Name] = nil // listed, without a schema to coerce to
 			continue
 		}
-		s := &clientSchema{name: tool.Name, text: text, err: err}
+		s := &clientSchema{name: tool.Name, text: text, textErr: err}
 		if old != nil && err == nil {
-			if prev := old.tools[tool.Name]; prev != nil && prev.err == nil && string(prev.text) == string(text) {
+			if prev := old.tools[tool.Name]; prev != nil && prev.textErr == nil && string(prev.text) == string(text) {
 				s = prev
 			}
 		}
@@ -307,7 +310,7 @@ func listedSchema(tool mcp.Tool) ([]byte, bool, error) {
 // compiled.
 func (s *clientSchema) schema(o coerce.Options) (*coerce.Schema, error) {
 	s.once.Do(func() {
-		if s.err == nil {
+		if s.err = s.textErr; s.err == nil {
 			o.OnChange = nil
 			s.compiled, s.err = o.ParseSchema(s.text)
 		}
