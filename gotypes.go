@@ -4,12 +4,11 @@ import (
 	"encoding"
 	"encoding/json"
 	"reflect"
-	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode"
+
+	"github.com/coerce-go/coerce/internal/godecode"
 )
 
 // SchemaFor builds the schema of the Go struct type T (or a pointer to
@@ -226,139 +225,19 @@ func hasTaggedFields(rt reflect.Type) bool {
 }
 
 // fields returns the JSON fields of struct type rt as encoding/json finds
-// them (its typeFields): embedded structs without a name in their tag
-// promote their fields, breadth first; of the fields with one name the
-// shallowest wins, and among equally shallow ones the only tagged one, else
-// none; a struct type embedded twice at one depth promotes nothing.
+// them (its typeFields), by the one reading of them that Unmarshal's
+// decoder uses too (godecode.Fields): embedded structs without a name in
+// their tag promote their fields, breadth first; of the fields with one
+// name the shallowest wins, and among equally shallow ones the only tagged
+// one, else none. A field with the ",string" option is a string.
 func (b *goTypes) fields(rt reflect.Type) map[string]*Type {
-	type field struct {
-		name   string
-		depth  int
-		tagged bool
-		typ    reflect.Type
-		opts   string
-	}
-	var found []field
-	next := []reflect.Type{rt}
-	var count, nextCount map[reflect.Type]int
-	visited := map[reflect.Type]bool{}
-	for depth := 0; len(next) > 0; depth++ {
-		current := next
-		next = nil
-		count, nextCount = nextCount, map[reflect.Type]int{}
-		for _, st := range current {
-			if visited[st] {
-				continue
-			}
-			visited[st] = true
-			for i := range st.NumField() {
-				sf := st.Field(i)
-				if sf.Anonymous {
-					t := sf.Type
-					if t.Kind() == reflect.Pointer {
-						t = t.Elem()
-					}
-					if !sf.IsExported() && t.Kind() != reflect.Struct {
-						continue
-					}
-				} else if !sf.IsExported() {
-					continue
-				}
-				tag := sf.Tag.Get("json")
-				if tag == "-" {
-					continue
-				}
-				name, opts, _ := strings.Cut(tag, ",")
-				if !validTag(name) {
-					name = ""
-				}
-				ft := sf.Type
-				if ft.Name() == "" && ft.Kind() == reflect.Pointer {
-					ft = ft.Elem()
-				}
-				if name != "" || !sf.Anonymous || ft.Kind() != reflect.Struct {
-					f := field{name: name, depth: depth, tagged: name != "", typ: sf.Type, opts: opts}
-					if f.name == "" {
-						f.name = sf.Name
-					}
-					found = append(found, f)
-					if count[st] > 1 {
-						found = append(found, f) // reached twice: ambiguous, so annihilated below
-					}
-					continue
-				}
-				nextCount[ft]++
-				if nextCount[ft] == 1 {
-					next = append(next, ft)
-				}
-			}
-		}
-	}
-	// Shallowest first, tagged before untagged among equally shallow.
-	slices.SortStableFunc(found, func(a, b field) int {
-		if c := strings.Compare(a.name, b.name); c != 0 {
-			return c
-		}
-		if a.depth != b.depth {
-			return a.depth - b.depth
-		}
-		switch {
-		case a.tagged == b.tagged:
-			return 0
-		case a.tagged:
-			return -1
-		}
-		return 1
-	})
 	props := map[string]*Type{}
-	for i := 0; i < len(found); {
-		j := i + 1
-		for j < len(found) && found[j].name == found[i].name {
-			j++
+	for _, f := range godecode.Fields(rt) {
+		t := b.typeOf(f.Type)
+		if f.Quoted {
+			t = stringType
 		}
-		f := found[i]
-		if j-i == 1 || found[i+1].depth != f.depth || found[i+1].tagged != f.tagged {
-			t := b.typeOf(f.typ)
-			if quoted(f.typ, f.opts) {
-				t = stringType
-			}
-			props[f.name] = t
-		}
-		i = j
+		props[f.Name] = t
 	}
 	return props
-}
-
-// validTag is encoding/json's test of a name in a json tag; a field whose
-// tag names it otherwise keeps its Go name.
-func validTag(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		switch {
-		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
-		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
-			return false
-		}
-	}
-	return true
-}
-
-// quoted reports whether the ",string" option applies: encoding/json honours
-// it for strings, numbers and booleans (and pointers to them) only.
-func quoted(t reflect.Type, opts string) bool {
-	if !slices.Contains(strings.Split(opts, ","), "string") {
-		return false
-	}
-	if t.Name() == "" && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch t.Kind() {
-	case reflect.Bool, reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64:
-		return true
-	}
-	return false
 }

@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"runtime"
+	"runtime/debug"
 	"testing"
 )
 
@@ -155,5 +158,52 @@ func TestFuzzUnmarshalTypes(t *testing.T) {
 	}
 	if got := reflect.TypeFor[fuzzInput]().NumField(); got != 19 {
 		t.Errorf("fuzzInput has %d fields; update this test and the seeds", got)
+	}
+}
+
+// Unmarshal under garbage-collector stress: argument sets made of the
+// fuzz types' keys, holding values of every kind as they are, stringified
+// (as LLM clients send them) or fenced, decoded into every fuzz target
+// with the collector at 1% (the decoder's and the walker's pools emptied
+// as they go), each checked as FuzzUnmarshal checks, and decoded again
+// after a full collection to the same outcome.
+func TestPropertiesOfUnmarshal(t *testing.T) {
+	g := gen{r: rand.New(rand.NewPCG(5, 6))}
+	keys := []string{"s", "i", "i64", "u8", "f", "b", "p", "list", "items", "item", "map", "num", "raw", "any",
+		"q", "blob", "level", "created_by", "revision", "CreatedBy", "createdBy", "S", "unknown"}
+	n := 2000
+	if testing.Short() {
+		n = 100
+	}
+	old := debug.SetGCPercent(1)
+	defer debug.SetGCPercent(old)
+	for range n {
+		args := map[string]any{}
+		for range 1 + g.r.IntN(6) {
+			v := g.any(3)
+			switch g.r.IntN(4) {
+			case 0:
+				text, _ := json.Marshal(v)
+				v = string(text)
+			case 1:
+				text, _ := json.Marshal(v)
+				v = "```json\n" + string(text) + "\n```"
+			}
+			args[keys[g.r.IntN(len(keys))]] = v
+		}
+		data, err := json.Marshal(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, target := range fuzzTargets {
+			target(t, data)
+		}
+		var first, second fuzzInput
+		e1 := Unmarshal(data, &first)
+		runtime.GC()
+		e2 := Unmarshal(data, &second)
+		if fmt.Sprint(e1) != fmt.Sprint(e2) || umDiff(&first, &second) != "" {
+			t.Fatalf("%s: a second run after a collection differs: %v, then %v", data, e1, e2)
+		}
 	}
 }

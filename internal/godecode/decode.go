@@ -319,6 +319,23 @@ func (d *decoder) enter() bool {
 	return d.depth <= d.maxDepth
 }
 
+// open reads the bracket at d.i and the space after it, counting a level
+// of nesting (declined beyond the limit); empty says the container closed
+// at once, with closing, read too.
+func (d *decoder) open(closing byte) (empty, ok bool) {
+	d.i++
+	if !d.enter() {
+		return false, false
+	}
+	d.space()
+	if d.peek() == closing {
+		d.i++
+		d.depth--
+		return true, true
+	}
+	return false, true
+}
+
 // skip reads past one value of any kind, validating it.
 func (d *decoder) skip() bool {
 	switch c := d.peek(); c {
@@ -326,14 +343,9 @@ func (d *decoder) skip() bool {
 		_, ok := d.scanString()
 		return ok
 	case '{':
-		d.i++
-		if !d.enter() {
+		if empty, ok := d.open('}'); !ok {
 			return false
-		}
-		d.space()
-		if d.peek() == '}' {
-			d.i++
-			d.depth--
+		} else if empty {
 			return true
 		}
 		for {
@@ -350,14 +362,9 @@ func (d *decoder) skip() bool {
 			}
 		}
 	case '[':
-		d.i++
-		if !d.enter() {
+		if empty, ok := d.open(']'); !ok {
 			return false
-		}
-		d.space()
-		if d.peek() == ']' {
-			d.i++
-			d.depth--
+		} else if empty {
 			return true
 		}
 		for {
@@ -799,15 +806,10 @@ func (d *decoder) anyValue() (any, bool) {
 		s, ok := d.str()
 		return string(s), ok
 	case '{':
-		d.i++
-		if !d.enter() {
-			return nil, false
-		}
 		m := map[string]any{}
-		d.space()
-		if d.peek() == '}' {
-			d.i++
-			d.depth--
+		if empty, ok := d.open('}'); !ok {
+			return nil, false
+		} else if empty {
 			return m, true
 		}
 		for {
@@ -834,15 +836,10 @@ func (d *decoder) anyValue() (any, bool) {
 			}
 		}
 	case '[':
-		d.i++
-		if !d.enter() {
-			return nil, false
-		}
 		a := make([]any, 0)
-		d.space()
-		if d.peek() == ']' {
-			d.i++
-			d.depth--
+		if empty, ok := d.open(']'); !ok {
+			return nil, false
+		} else if empty {
 			return a, true
 		}
 		for {
@@ -929,13 +926,12 @@ func sliceDec(t reflect.Type) decFunc {
 		default:
 			return false
 		}
-		d.i++
-		if !d.enter() {
+		empty, ok := d.open(']')
+		if !ok {
 			return false
 		}
-		d.space()
 		i := 0
-		if d.peek() != ']' {
+		if !empty {
 			for {
 				if i >= v.Cap() {
 					v.Grow(1)
@@ -953,9 +949,6 @@ func sliceDec(t reflect.Type) decFunc {
 					break
 				}
 			}
-		} else {
-			d.i++
-			d.depth--
 		}
 		if i < v.Len() {
 			v.SetLen(i)
@@ -979,13 +972,12 @@ func arrayDec(t reflect.Type) decFunc {
 		default:
 			return false
 		}
-		d.i++
-		if !d.enter() {
+		empty, ok := d.open(']')
+		if !ok {
 			return false
 		}
-		d.space()
 		i := 0
-		if d.peek() != ']' {
+		if !empty {
 			for {
 				var ok bool
 				if i < v.Len() {
@@ -1003,9 +995,6 @@ func arrayDec(t reflect.Type) decFunc {
 					break
 				}
 			}
-		} else {
-			d.i++
-			d.depth--
 		}
 		for ; i < v.Len(); i++ {
 			v.Index(i).SetZero()
@@ -1040,17 +1029,12 @@ func mapDec(t reflect.Type) decFunc {
 		default:
 			return false
 		}
-		d.i++
-		if !d.enter() {
-			return false
-		}
 		if v.IsNil() {
 			v.Set(reflect.MakeMap(t))
 		}
-		d.space()
-		if d.peek() == '}' {
-			d.i++
-			d.depth--
+		if empty, ok := d.open('}'); !ok {
+			return false
+		} else if empty {
 			return true
 		}
 		val := reflect.New(t.Elem()).Elem()

@@ -9,8 +9,27 @@ import (
 	"unicode/utf8"
 )
 
-// A field is a struct field as encoding/json names it, with the path to
-// it through embedded structs.
+// A Field is a struct field as encoding/json decodes into it.
+type Field struct {
+	Name   string
+	Index  []int        // the path to it through embedded structs
+	Type   reflect.Type // its declared type
+	Quoted bool         // the ",string" option applies to it
+}
+
+// Fields returns the fields encoding/json decodes into for struct type t,
+// in the order of their index paths: its typeFields, without what only
+// encoding needs.
+func Fields(t reflect.Type) []Field {
+	fs := typeFields(t)
+	out := make([]Field, len(fs))
+	for i, f := range fs {
+		out[i] = Field{Name: f.name, Index: f.index, Type: f.typ, Quoted: f.quoted}
+	}
+	return out
+}
+
+// field is a Field with what decoding needs.
 type field struct {
 	name   string
 	folded string // foldName(name)
@@ -44,15 +63,10 @@ func structDec(t reflect.Type) decFunc {
 		default:
 			return false
 		}
-		d.i++
-		if !d.enter() {
+		top := d.depth == 0
+		if empty, ok := d.open('}'); !ok {
 			return false
-		}
-		top := d.depth == 1
-		d.space()
-		if d.peek() == '}' {
-			d.i++
-			d.depth--
+		} else if empty {
 			return true
 		}
 		next := 0 // keys usually come in the order of the fields
