@@ -291,8 +291,16 @@ func (d *decoder) peek() byte {
 	return 0
 }
 
-// space skips JSON whitespace.
+// space skips JSON whitespace: inlined where there is none, the usual
+// case in text a program wrote.
 func (d *decoder) space() {
+	if d.i < len(d.data) && d.data[d.i] > ' ' {
+		return
+	}
+	d.spaces()
+}
+
+func (d *decoder) spaces() {
 	for d.i < len(d.data) {
 		switch d.data[d.i] {
 		case ' ', '\t', '\n', '\r':
