@@ -37,6 +37,8 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // Options are the stops a caller may ask for: the cases where a result
@@ -425,49 +427,28 @@ func (d *decoder) next(closing byte) (more, ok bool) {
 	return false, false
 }
 
-// number reads a number, returning its text.
+// number reads a number, returning its text (jsonwire's grammar, which
+// is encoding/json's).
 func (d *decoder) number() ([]byte, bool) {
-	data, i := d.data, d.i
-	start := i
-	if i < len(data) && data[i] == '-' {
-		i++
-	}
-	switch {
-	case i >= len(data):
-		return nil, false
-	case data[i] == '0':
-		i++
-	case '1' <= data[i] && data[i] <= '9':
-		i++
-		for i < len(data) && '0' <= data[i] && data[i] <= '9' {
-			i++
-		}
-	default:
+	if d.i >= len(d.data) {
 		return nil, false
 	}
-	if i < len(data) && data[i] == '.' {
-		i++
-		if i >= len(data) || data[i] < '0' || data[i] > '9' {
-			return nil, false
-		}
-		for i < len(data) && '0' <= data[i] && data[i] <= '9' {
-			i++
-		}
+	end, _, err := jsonwire.SkipNumber(d.data, d.i)
+	if err != nil {
+		return nil, false
 	}
-	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
-		i++
-		if i < len(data) && (data[i] == '+' || data[i] == '-') {
-			i++
-		}
-		if i >= len(data) || data[i] < '0' || data[i] > '9' {
-			return nil, false
-		}
-		for i < len(data) && '0' <= data[i] && data[i] <= '9' {
-			i++
-		}
+	num := d.data[d.i:end]
+	d.i = end
+	return num, true
+}
+
+// numberOrNull reads a number, returning its text, or null, returning
+// nil: what a number kind takes, null leaving it as it is.
+func (d *decoder) numberOrNull() ([]byte, bool) {
+	if d.peek() == 'n' {
+		return nil, d.null()
 	}
-	d.i = i
-	return data[start:i], true
+	return d.number()
 }
 
 // The words of eight bytes that find, eight at a time, the bytes a
@@ -664,12 +645,9 @@ func decBool(d *decoder, v reflect.Value) bool {
 }
 
 func decInt(d *decoder, v reflect.Value) bool {
-	if d.peek() == 'n' {
-		return d.null()
-	}
-	num, ok := d.number()
-	if !ok {
-		return false
+	num, ok := d.numberOrNull()
+	if !ok || num == nil {
+		return ok
 	}
 	n, ok := parseInt(num)
 	if !ok {
@@ -713,12 +691,9 @@ func parseInt(num []byte) (int64, bool) {
 }
 
 func decUint(d *decoder, v reflect.Value) bool {
-	if d.peek() == 'n' {
-		return d.null()
-	}
-	num, ok := d.number()
-	if !ok {
-		return false
+	num, ok := d.numberOrNull()
+	if !ok || num == nil {
+		return ok
 	}
 	n, err := strconv.ParseUint(string(num), 10, 64)
 	if err != nil || v.OverflowUint(n) {
@@ -729,12 +704,9 @@ func decUint(d *decoder, v reflect.Value) bool {
 }
 
 func decFloat(d *decoder, v reflect.Value) bool {
-	if d.peek() == 'n' {
-		return d.null()
-	}
-	num, ok := d.number()
-	if !ok {
-		return false
+	num, ok := d.numberOrNull()
+	if !ok || num == nil {
+		return ok
 	}
 	f, err := strconv.ParseFloat(string(num), v.Type().Bits())
 	if err != nil || v.OverflowFloat(f) {
@@ -768,8 +740,7 @@ func decNumber(d *decoder, v reflect.Value) bool {
 		if !ok {
 			return false
 		}
-		sub := decoder{data: s}
-		if _, ok := sub.number(); !ok || sub.i != len(s) {
+		if !jsonwire.IsNumber(s) {
 			return false
 		}
 		v.SetString(string(s))
