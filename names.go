@@ -124,18 +124,21 @@ type keyEdit struct {
 // applies, the usual case.
 func (o *Options) keyEdits(params *Type, keys []string, isNull func(i int) bool) []keyEdit {
 	var edits []keyEdit
-	present := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		present[k] = true
+	// A key given twice is one parameter, its last occurrence, the one
+	// decoders keep: the rules see it once, as they see a decoded object.
+	last := make(map[string]int, len(keys))
+	for i, k := range keys {
+		last[k] = i
 	}
 	if o.renames(params) {
 		claims := map[string]int{} // property → how many keys would become it
 		var cands []keyEdit
-		for _, k := range keys {
-			if _, declared := params.prop(k); declared {
+		for i, k := range keys {
+			if _, declared := params.prop(k); declared || last[k] != i {
 				continue
 			}
-			if p := renamesTo(params, k); p != "" && !present[p] {
+			p := renamesTo(params, k)
+			if _, given := last[p]; p != "" && !given {
 				claims[p]++
 				cands = append(cands, keyEdit{key: k, to: p})
 			}
@@ -147,7 +150,7 @@ func (o *Options) keyEdits(params *Type, keys []string, isNull func(i int) bool)
 		}
 	}
 	for i, k := range keys {
-		if !isNull(i) {
+		if last[k] != i || !isNull(i) {
 			continue
 		}
 		name, renamed := k, -1

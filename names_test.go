@@ -45,6 +45,8 @@ func TestNamesNullsAndEnums(t *testing.T) {
 		{"alias", `{"q":"x"}`, `{"query":"x"}`, "renamed"},
 		{"both spellings: nothing renamed", `{"maxResults":1,"max_results":2}`, `{"maxResults":1,"max_results":2}`, ""},
 		{"two keys for one property: neither", `{"maxResults":1,"MaxResults":2}`, `{"maxResults":1,"MaxResults":2}`, ""},
+		{"one key given twice is one parameter, the last", `{"maxResults":1,"maxResults":2}`, `{"max_results":2}`, "renamed"},
+		{"null given last for a key given twice", `{"max_results":1,"max_results":null,"limit":1}`, `{"limit":1}`, "null-removed"},
 		{"no Unicode folding", `{"ſuery":"x"}`, `{"ſuery":"x"}`, ""},
 		{"unknown stays", `{"other":1}`, `{"other":1}`, ""},
 		{"null for optional non-nullable", `{"max_results":null,"limit":1}`, `{"limit":1}`, "null-removed"},
