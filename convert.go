@@ -284,13 +284,17 @@ func (o *Options) noJSONText(s string) bool {
 // comment before it, a bracket that opens it but a comment or token after
 // it, and a bracket somewhere. Prose is told apart by its ends, in
 // constant time.
-func nearJSONAround(text string) bool {
+func nearJSONAround[T ~string | ~[]byte](text T) bool {
 	if len(text) < 2 {
 		return false
 	}
 	switch first, last := text[0], text[len(text)-1]; {
 	case first == '<' || first == '/' || first == '#' || first == '{' || first == '[' || last == '>':
-		return strings.ContainsAny(text, "{[")
+		for i := range len(text) {
+			if text[i] == '{' || text[i] == '[' {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -31,7 +31,7 @@ func trimSpace[T ~string | ~[]byte](s T) T {
 // trimmed. It reads a bounded number of bytes whatever len(s) is (the
 // fence's opening line at most 32), so a string that cannot be JSON costs
 // nanoseconds and allocates nothing.
-func sniff(s string) (shape, string) {
+func sniff[T ~string | ~[]byte](s T) (shape, T) {
 	s = trimSpace(s)
 	if len(s) < 2 {
 		return shapeNone, s
@@ -54,7 +54,7 @@ func sniff(s string) (shape, string) {
 // sniffPlain is sniff for text that may not be wrapped again: the content of
 // a fence or of a double-encoded string is either object or array text, or
 // not JSON we unwrap.
-func sniffPlain(s string) (shape, string) {
+func sniffPlain[T ~string | ~[]byte](s T) (shape, T) {
 	sh, text := sniff(s)
 	if sh != shapeObject && sh != shapeArray {
 		return shapeNone, text
@@ -67,10 +67,10 @@ const maxFenceTag = 32
 // fenced returns the content of a markdown fence that makes up all of s (s
 // trimmed): an opening line of three backticks and an optional language tag
 // of letters, a closing line of three backticks alone, and the text between.
-func fenced(s string) (string, bool) {
+func fenced[T ~string | ~[]byte](s T) (T, bool) {
 	const fence = "```"
-	if len(s) < 2*len(fence)+1 || s[:len(fence)] != fence || s[len(s)-len(fence):] != fence {
-		return "", false
+	if len(s) < 2*len(fence)+1 || string(s[:len(fence)]) != fence || string(s[len(s)-len(fence):]) != fence {
+		return s[:0], false
 	}
 	// The opening line: the tag, then the end of the line.
 	i := len(fence)
@@ -81,15 +81,15 @@ func fenced(s string) (string, bool) {
 		i++
 	}
 	if i >= len(s) || s[i] != '\n' {
-		return "", false
+		return s[:0], false
 	}
 	// The closing line: three backticks right after a line break.
 	end := len(s) - len(fence)
 	if end <= i || s[end-1] != '\n' {
-		return "", false
+		return s[:0], false
 	}
 	if end-1 == i { // one line break closes the opening line and opens the closing one
-		return "", true
+		return s[:0], true
 	}
 	return trimSpace(s[i+1 : end-1]), true
 }

@@ -54,6 +54,20 @@ func FuzzPlanDifferential(f *testing.F) {
 	}
 	f.Add(uint64(7), []byte(`{"p":"[1,\"2\",{\"a\":\"5\"}]","q":{"\u0070":1,"p":"x"},"p":null}`))
 	f.Add(uint64(9), []byte(`{"p":1e400,"q":"9223372036854775808.0","x1":[true,"false"],"a":"1"}`))
+	// JSON text in a fence, with spaces around it, encoded once more, in
+	// chat-template tokens, near-JSON; words for booleans: each way of
+	// rawText and rawScalarInto.
+	for _, args := range []map[string]any{
+		{"p": "```json\n[1, {\"a\": true}]\n```", "q": " {\"b\": \"2\"} ", "z": "true"},
+		{"p": `"[1,2]"`, "q": `<tool>{"a": 1}</tool>`, "xy": "false", "z": "TRUE"},
+		{"p": "```\r\n{}\n```", "q": "[1,]", "z": "false"},
+		{"p": "```json\n```", "q": "```js\n\"x\"\n```", "z": " true"},
+	} {
+		text, _ := json.Marshal(args)
+		for seed := range uint64(12) {
+			f.Add(seed, text)
+		}
+	}
 
 	f.Fuzz(func(t *testing.T, seed uint64, args []byte) {
 		s, schemaText, _ := planSchema(seed % 1000)

@@ -8,7 +8,6 @@ import (
 	"strconv"
 
 	"github.com/coerce-go/coerce/internal/jsonwire"
-	"github.com/coerce-go/coerce/internal/nearjson"
 )
 
 // CoerceJSON is Coerce on the JSON text of an argument object, for SDKs
@@ -266,13 +265,21 @@ func (w *walker) rawScalarInto(i int, k kind, t *Type, depth int) (int, result) 
 			}
 		}
 	}
+	// "true" or "false" where a boolean is declared, as fromWord reads it.
+	if k == kindString && t.kind == typeBoolean && t.enum == nil && w.o.OnChange == nil && !w.o.StructuredOnly {
+		if word := string(data[i:end]); word == `"true"` || word == `"false"` {
+			w.splice(i, end)
+			w.out = append(w.out, data[i+1:end-1]...)
+			return end, result{state: converted}
+		}
+	}
 	return end, w.rawScalar(i, end, t, depth)
 }
 
 // rawScalar converts the scalar JSON value w.data[i:end], which does not
 // fit t as it is, and writes what it becomes.
 func (w *walker) rawScalar(i, end int, t *Type, depth int) result {
-	if w.data[i] == '"' && w.o.OnChange == nil {
+	if w.data[i] == '"' && w.o.OnChange == nil && t.takesText() {
 		if r, ok := w.rawText(i, end, t, depth); ok {
 			return r
 		}
@@ -303,34 +310,37 @@ func (w *walker) rawScalar(i, end int, t *Type, depth int) result {
 // string, which rawScalar converts as a value. The text written decodes to
 // what the value would be written as (keys may stay in their order, and
 // numbers as written), so CoerceJSON(b) still decodes to Coerce(decode(b)).
+// It is for calls with no OnChange: it makes no report.
 func (w *walker) rawText(i, end int, t *Type, depth int) (result, bool) {
 	content := w.data[i+1 : end-1]
 	if len(content) < 2 || w.o.MaxSize > 0 && len(content) > w.o.MaxSize {
 		return result{}, false
 	}
-	var s any // the string, for the change report
-	var sh shape
-	var rule Rule
-	var fixes nearjson.Fixes
+	// The string is unescaped into the scratch buffer and read there as
+	// jsonText reads it, without a string of its own; what takes more
+	// than a look at its ends (text encoded once more, near-JSON) goes to
+	// jsonText.
 	w.ensure()
-	if first, last := content[0], content[len(content)-1]; w.o.OnChange == nil &&
-		(first == '[' && last == ']' || first == '{' && last == '}') {
-		// Plain JSON text, as sniff would find it, and no report to make:
-		// the text is unescaped straight into the scratch buffer.
-		sh, rule = shapeArray, JSONText
-		if first == '{' {
-			sh = shapeObject
-		}
-		w.text = jsonwire.AppendUnescaped(w.text[:0], content)
-	} else {
-		str := jsonwire.Unescape(content)
-		var text string
-		var why conversion
-		if sh, text, rule, fixes, why = jsonText(&w.o, str); sh == shapeNone || why.why != nil {
+	w.text = jsonwire.AppendUnescaped(w.text[:0], content)
+	rule := JSONText
+	sh, text := sniff(w.text)
+	switch sh {
+	case shapeFenced:
+		if sh, text = sniffPlain(text); sh == shapeNone {
 			return result{}, false
 		}
-		s = str
-		w.text = append(w.text[:0], text...)
+		rule = Fenced
+	case shapeNone, shapeQuoted:
+		if sh == shapeNone && (w.o.StrictJSON || !nearJSONAround(text)) {
+			return result{}, false
+		}
+		var st string
+		var why conversion
+		if sh, st, rule, _, why = jsonText(&w.o, string(w.text)); sh == shapeNone || why.why != nil {
+			return result{}, false
+		}
+		w.text = append(w.text[:0], st...)
+		text = w.text
 	}
 	m := textMember(t, sh)
 	if m == nil {
@@ -338,22 +348,19 @@ func (w *walker) rawText(i, end int, t *Type, depth int) (result, bool) {
 	}
 	f := newFitter(w.o)
 	f.budget = w.budget - w.work
-	tend, fits, err := f.fitRaw(w.text, 0, m, depth)
-	if err != nil || !fits || jsonwire.End(w.text, tend) != nil || !w.spend(f.work) {
+	tend, fits, err := f.fitRaw(text, 0, m, depth)
+	if err != nil || !fits || jsonwire.End(text, tend) != nil || !w.spend(f.work) {
 		return result{}, false
 	}
 	w.splice(i, end)
-	w.out = jsonwire.AppendCompact(w.out, w.text)
-	r := w.convert(s, m, nil, rule)
-	if fixes != 0 && r.chg != nil {
-		first := r.chg.own[0]
-		nearJSONRules(fixes, func(rule Rule) {
-			c := first
-			c.Rule = rule
-			r.chg.own = append(r.chg.own, c)
-		})
-	}
-	return r, true
+	w.out = jsonwire.AppendCompact(w.out, text)
+	return w.convert(nil, m, nil, rule), true
+}
+
+// takesText reports whether JSON text in a string can become t: whether t
+// is, or has as a member, an object or array type.
+func (t *Type) takesText() bool {
+	return textMember(t, shapeObject) != nil || textMember(t, shapeArray) != nil
 }
 
 // textMember is the one type of t that JSON text of shape sh can become:
