@@ -87,7 +87,7 @@ allocs:
 # input written" line is golang/go#75804 (see SMOKE_FUZZTIME), not a finding.
 # go test -fuzz takes one target of one package at a time: each is listed
 # as package:target.
-FUZZ_PACKAGES = . ./internal/jsonwire
+FUZZ_PACKAGES = . ./internal/jsonwire ./internal/godecode ./internal/nearjson
 FUZZ_TARGETS = $$(for p in $(FUZZ_PACKAGES); do $(GO) test -list '^Fuzz' $$p | sed -n "s|^Fuzz|$$p:Fuzz|p"; done)
 
 fuzz-smoke:
