@@ -101,20 +101,62 @@ func rawFail(args []byte, err *jsonwire.Error) error {
 // rawArgs is the walk of CoerceJSON's arguments that do not all fit: each
 // parameter is evaluated against its type, and the text is copied with the
 // converted values written in place (see splice). A parameter that fails
-// keeps its bytes. The walk reads each byte once, as it goes; a pre-pass
-// finds the keys given twice (the last occurrence is the one every decoder
-// keeps; the others are copied as they are).
+// keeps its bytes. The walk reads each byte once, as it goes.
+//
+// A key given twice is decided by its last occurrence, the one every
+// decoder keeps; the others are copied as they are. The keys of nested
+// objects that occur again are found by a pre-pass over the whole text
+// (supersededKeys), run when the walk first enters such an object. The
+// parameters' keys, the usual case, are compared with each other as the
+// walk meets them: when one repeats an earlier one, or when the pre-pass
+// marks one the walk has evaluated already, the walk starts again with the
+// pre-pass done, from the state it began in, so the answer is the one a
+// walk knowing every repeated key from the start gives.
 func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, error) {
-	w.superseded = w.supersededKeys(args[:end], start)
-	w.data, w.out, w.pos = args, nil, 0
+	w.ensure()
+	w.data, w.dataStart, w.dataEnd = args, start, end
+	work := w.work
+	out, err, again := w.rawMembers(args, start, params)
+	if again {
+		// The work of the walk given up still counts for the call's tally,
+		// as bytes scanned; the budget starts where it did.
+		w.scanned += w.work - work
+		w.work, w.limit, w.stopAll, w.restart = work, nil, false, false
+		w.types, w.res, w.cands, w.leaves = w.types[:0], w.res[:0], w.cands[:0], w.leaves[:0]
+		w.knowSuperseded()
+		w.restart = false
+		out, err, _ = w.rawMembers(args, start, params)
+	}
+	return out, err
+}
+
+// rawMembers is one walk of rawArgs; again reports that it must start
+// over, knowing the repeated keys.
+func (w *walker) rawMembers(args []byte, start int, params *Type) (out []byte, err error, again bool) {
+	w.out, w.pos, w.top = nil, 0, w.topKeys[:0]
 	var fail *failure
 	var chg *changes
 	i, more, _ := jsonwire.Open(args, start, 0, w.maxDepth)
 	for more {
 		keyQuote := i
 		keyStart, keyEnd, escaped, lo, _ := jsonwire.Key(args, i)
+		if !w.superKnown {
+			key := keySpan{int32(keyQuote), int32(keyEnd + 1), escaped}
+			switch {
+			case escaped || len(w.top) == cap(w.top):
+				// Keys with escapes, or many of them: the pre-pass.
+				w.knowSuperseded()
+			case slices.ContainsFunc(w.top, func(k keySpan) bool { return sameKey(args, k, key) }):
+				return nil, nil, true // an earlier occurrence was evaluated
+			default:
+				w.top = append(w.top, key)
+			}
+			if w.restart {
+				return nil, nil, true
+			}
+		}
 		var ft *Type
-		if !w.superseded[keyQuote] {
+		if !w.superKnown || !w.superseded[keyQuote] {
 			ft = rawField(params, args[keyStart:keyEnd], escaped)
 		}
 		hi := 0
@@ -125,11 +167,19 @@ func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, err
 			m := w.mark()
 			var r result
 			hi, r = w.rawInto(lo, ft, 1)
+			if w.restart {
+				return nil, nil, true
+			}
 			if w.limit != nil {
 				e := *w.limit
 				if w.stopAll {
+					if !w.superKnown {
+						// A later key might repeat one evaluated already,
+						// and change how much work the walk takes.
+						return nil, nil, true
+					}
 					e.Declared, e.Value = "object", json.RawMessage(args)
-					return args, &e
+					return args, &e, false
 				}
 				hi, _ = jsonwire.Skip(args, lo, 0, 1<<30)
 				e.Declared, e.Value = ft.String(), json.RawMessage(args[lo:hi])
@@ -148,15 +198,38 @@ func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, err
 		}
 		i, more, _ = jsonwire.Next(args, hi, true)
 	}
-	out := args
+	out = args
 	if w.out != nil {
 		out = append(w.out, args[w.pos:]...)
 	}
 	w.report(chg, "")
 	if fail != nil {
-		return out, render(fail, "")
+		return out, render(fail, ""), false
 	}
-	return out, nil
+	return out, nil, false
+}
+
+// knowSuperseded runs the pre-pass that finds the keys given again later in
+// their object (supersededKeys), once per call, and has the walk start over
+// (w.restart) if it marks a parameter the walk has evaluated already.
+func (w *walker) knowSuperseded() {
+	if w.superKnown {
+		return
+	}
+	w.superKnown = true
+	w.superseded = w.supersededKeys(w.data[:w.dataEnd], w.dataStart)
+	for _, k := range w.top {
+		if w.superseded[int(k.lo)] {
+			w.restart = true
+		}
+	}
+}
+
+// supersededAt reports whether the key whose opening quote is at
+// w.data[off] occurs again later in its object.
+func (w *walker) supersededAt(off int) bool {
+	w.knowSuperseded()
+	return w.superseded[off]
 }
 
 // The output of the raw walk: w.out holds the text written so far, which
@@ -420,7 +493,7 @@ func (w *walker) rawContainerInto(i int, k kind, t *Type, depth int) (int, resul
 		if k == kindObject {
 			keyStart, keyEnd, escaped, next, _ := jsonwire.Key(data, i)
 			at = rawChild{key: data[keyStart:keyEnd], escaped: escaped, index: -1}
-			skip = w.superseded[keyStart-1] // a later occurrence decides
+			skip = w.supersededAt(keyStart - 1) // a later occurrence decides
 			i = next
 		}
 		mt := anyType
@@ -540,6 +613,16 @@ func (w *walker) supersededKeys(data []byte, start int) map[int]bool {
 	return out
 }
 
+// sameKey reports whether two keys in data are the same key.
+func sameKey(data []byte, a, b keySpan) bool {
+	if !a.escaped && !b.escaped {
+		// Most keys differ in length or in their last byte (p0, p1...):
+		// told apart without a call.
+		return a.hi-a.lo == b.hi-b.lo && data[a.hi-2] == data[b.hi-2] && bytes.Equal(data[a.lo+1:a.hi-1], data[b.lo+1:b.hi-1])
+	}
+	return jsonwire.Unescape(data[a.lo+1:a.hi-1]) == jsonwire.Unescape(data[b.lo+1:b.hi-1])
+}
+
 // A keySpan is a key in JSON text, quotes included.
 type keySpan struct {
 	lo, hi  int32
@@ -550,14 +633,7 @@ type keySpan struct {
 // later in it.
 func markSuperseded(data []byte, spans []keySpan, out map[int]bool) map[int]bool {
 	text := func(s keySpan) []byte { return data[s.lo+1 : s.hi-1] }
-	same := func(a, b keySpan) bool {
-		if !a.escaped && !b.escaped {
-			// Most keys differ in length or in their last byte (p0,
-			// p1...): told apart without a call.
-			return a.hi-a.lo == b.hi-b.lo && data[a.hi-2] == data[b.hi-2] && bytes.Equal(text(a), text(b))
-		}
-		return jsonwire.Unescape(text(a)) == jsonwire.Unescape(text(b))
-	}
+	same := func(a, b keySpan) bool { return sameKey(data, a, b) }
 	mark := func(s keySpan) {
 		if out == nil {
 			out = map[int]bool{}
@@ -723,7 +799,7 @@ func (w *walker) rawContainer(data []byte, i int, k kind, es []*Type, rb, depth 
 			at = rawChild{key: data[keyStart:keyEnd], escaped: escaped, index: -1}
 			i = next
 		}
-		if k == kindObject && w.superseded[keyQuote] {
+		if k == kindObject && w.supersededAt(keyQuote) {
 			i, _ = jsonwire.Skip(data, i, 0, 1<<30) // a later occurrence decides
 		} else {
 			i = w.rawMember(data, i, at, cb, depth)

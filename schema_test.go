@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -1326,6 +1327,57 @@ func TestSchemaDuplicateKeys(t *testing.T) {
 			errs:   []wantError{{"/n", ErrSyntax}},
 		},
 	})
+}
+
+// TestCoerceJSONRepeatedKeys: CoerceJSON copies every occurrence of a key
+// but the last as it is, however the walk learns that the key repeats: a
+// parameter met again after the first was evaluated, a nested object with
+// a repeated key entered first, a repeat after sixteen parameters, a key
+// spelled with escapes, and the work budget running out before the repeat.
+func TestCoerceJSONRepeatedKeys(t *testing.T) {
+	var many, manyWant []string
+	for i := range 17 {
+		many = append(many, fmt.Sprintf(`"a%d":"%d"`, i, i))
+		manyWant = append(manyWant, fmt.Sprintf(`"a%d":%d`, i, i))
+	}
+	// w is a parameter whose value takes much work: a list of lists, each
+	// item tried against 40 list types, each of whose items is tried
+	// against 40 object types.
+	var outer, inner []string
+	for i := range 40 {
+		inner = append(inner, fmt.Sprintf(`{"type": "object", "properties": {"k%d": {"type": "integer"}}, "required": ["k%d"]}`, i, i))
+	}
+	for i := range 40 {
+		outer = append(outer, fmt.Sprintf(`{"type": "array", "minItems": %d, "items": {"anyOf": [%s]}}`, i, strings.Join(inner, ",")))
+	}
+	schema := `{"type": "object", "properties": {"n": {"type": "integer"}, "m": {"type": "integer"},
+		"o": {"type": "object", "properties": {"k": {"type": "integer"}}},
+		"w": {"type": "array", "items": {"anyOf": [` + strings.Join(outer, ",") + `]}}},
+		"additionalProperties": {"type": "integer"}}`
+	for _, c := range []struct {
+		name, args, want string
+		maxWork          int
+	}{
+		{name: "parameter again", args: `{"n":"5","m":"2","n":"1"}`, want: `{"n":"5","m":2,"n":1}`},
+		{name: "parameter again, the first would fail", args: `{"n":"x","m":"2","n":"1"}`, want: `{"n":"x","m":2,"n":1}`},
+		{name: "nested object first", args: `{"n":"5","o":{"k":"3","k":"4"},"n":"1"}`, want: `{"n":"5","o":{"k":"3","k":4},"n":1}`},
+		{name: "nested object, no parameter again", args: `{"n":"5","o":{"k":"3","k":"4"}}`, want: `{"n":5,"o":{"k":"3","k":4}}`},
+		{name: "after sixteen", args: `{"n":"5",` + strings.Join(many, ",") + `,"n":"1"}`,
+			want: `{"n":"5",` + strings.Join(manyWant, ",") + `,"n":1}`},
+		{name: "with escapes", args: `{"n":"5","\u006e":"1"}`, want: `{"n":"5","\u006e":1}`},
+		{name: "escapes, no repeat", args: `{"n":"5","\u006d":"1"}`, want: `{"n":5,"\u006d":1}`},
+		{name: "no repeat", args: `{"n":"5","m":"2"}`, want: `{"n":5,"m":2}`},
+		{name: "out of work before the repeat", args: `{"n":"5","w":[[{"k1":"3"}]],"m":"2","n":"1"}`,
+			want: `{"n":"5","w":[[{"k1":"3"}]],"m":"2","n":"1"}`, maxWork: 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := mustSchema(t, Options{MaxWork: c.maxWork}, schema)
+			got, err := s.CoerceJSON([]byte(c.args))
+			if (err != nil) != (c.maxWork > 0) || err != nil && !errors.Is(err, ErrLimit) || string(got) != c.want {
+				t.Errorf("CoerceJSON(%s)\n = %s, %v\nwant %s", c.args, got, err, c.want)
+			}
+		})
+	}
 }
 
 // The benchmarks run a ten-parameter tool call, as a pydantic-based MCP

@@ -270,7 +270,7 @@ func coerceRaw(o Options, data []byte, t *Type) (out []byte, report func(), err 
 			}
 		}, nil
 	}
-	w.superseded = w.supersededKeys(data[:end], start)
+	w.superseded, w.superKnown = w.supersededKeys(data[:end], start), true
 	_, r := w.rawOne(data, start, t, 0)
 	if w.limit != nil {
 		e := *w.limit

@@ -30,8 +30,11 @@ type walker struct {
 	budget   int    // work allowed before the call fails with ErrLimit
 	limit    *Error // set when the call must stop: too deep, or too much work
 	// superseded holds the offsets of keys in CoerceJSON's arguments that
-	// occur again later in their object (see supersededKeys).
-	superseded map[int]bool
+	// occur again later in their object (see supersededKeys), once
+	// superKnown; restart asks rawArgs to walk again (see knowSuperseded).
+	superseded          map[int]bool
+	superKnown, restart bool
+	dataStart, dataEnd  int // the arguments' object in data, for the pre-pass
 
 	// The raw walk's output (see rawArgs and splice).
 	data []byte
@@ -48,13 +51,15 @@ type walker struct {
 
 // scratch holds the stacks of a walker's evaluations in progress.
 type scratch struct {
-	types  []*Type
-	res    []result
-	cands  []cand
-	leaves []Error   // the errors of failed results, until they are needed
-	frames []int32   // supersededKeys' stack of open containers
-	spans  []keySpan // ... and of the keys of the open objects
-	text   []byte    // rawText's copy of the JSON text a string holds
+	types   []*Type
+	res     []result
+	cands   []cand
+	leaves  []Error   // the errors of failed results, until they are needed
+	frames  []int32   // supersededKeys' stack of open containers
+	spans   []keySpan // ... and of the keys of the open objects
+	top     []keySpan // the parameters' keys rawArgs has met, in topKeys
+	topKeys [16]keySpan
+	text    []byte // rawText's copy of the JSON text a string holds
 
 	typesHigh, resHigh, candsHigh, leavesHigh int // how much of each was used
 }
@@ -90,7 +95,7 @@ func (w *walker) release() {
 	clear(s.cands[:s.candsHigh])
 	clear(s.leaves[:s.leavesHigh])
 	*s = scratch{types: s.types[:0], res: s.res[:0], cands: s.cands[:0], leaves: s.leaves[:0],
-		frames: s.frames[:0], spans: s.spans[:0], text: s.text[:0]}
+		frames: s.frames[:0], spans: s.spans[:0], top: s.top[:0], text: s.text[:0]}
 	if cap(s.res) > 1<<12 || cap(s.cands) > 1<<12 || cap(s.types) > 1<<12 || cap(s.leaves) > 1<<12 || cap(s.text) > 1<<16 {
 		return // let an unusually large call's scratch go
 	}
