@@ -136,23 +136,31 @@ func (w *walker) rawMembers(args []byte, start int, params *Type) (out []byte, e
 	w.out, w.pos, w.top = nil, 0, w.topKeys[:0]
 	var fail *failure
 	var chg *changes
+	var seen uint64 // the parameters' keys met, by a hash of their length and ends
 	i, more, _ := jsonwire.Open(args, start, 0, w.maxDepth)
 	for more {
 		keyQuote := i
 		keyStart, keyEnd, escaped, lo, _ := jsonwire.Key(args, i)
 		if !w.superKnown {
-			key := keySpan{int32(keyQuote), int32(keyEnd + 1), escaped}
-			switch {
-			case escaped || len(w.top) == cap(w.top):
+			if escaped || len(w.top) == cap(w.top) {
 				// Keys with escapes, or many of them: the pre-pass.
-				w.knowSuperseded()
-			case slices.ContainsFunc(w.top, func(k keySpan) bool { return sameKey(args, k, key) }):
-				return nil, nil, true // an earlier occurrence was evaluated
-			default:
+				if w.knowSuperseded(); w.restart {
+					return nil, nil, true
+				}
+			} else {
+				// Keys are compared only when one with the same length
+				// and ends has been met (a bit of seen says so).
+				key := keySpan{int32(keyQuote), int32(keyEnd + 1), false}
+				bit := uint64(1) << ((uint(keyEnd-keyStart)*7 + uint(args[keyStart]) + uint(args[keyEnd-1])*3) & 63)
+				if seen&bit != 0 {
+					for _, k := range w.top {
+						if sameKey(args, k, key) {
+							return nil, nil, true // an earlier occurrence was evaluated
+						}
+					}
+				}
+				seen |= bit
 				w.top = append(w.top, key)
-			}
-			if w.restart {
-				return nil, nil, true
 			}
 		}
 		var ft *Type
