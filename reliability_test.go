@@ -212,6 +212,41 @@ func TestDeepValueFailingAtTheBottomIsLinear(t *testing.T) {
 	}
 }
 
+// 2, continued: keys given twice cost CoerceJSON work linear in the
+// arguments, whether the walk meets the repeat among the parameters (and
+// starts over once, knowing every repeated key) or in nested objects.
+func TestRepeatedKeysAreLinear(t *testing.T) {
+	s := mustSchema(t, Options{}, `{"type": "object", "additionalProperties":
+		{"anyOf": [{"type": "integer"}, {"type": "object", "additionalProperties": {"type": "integer"}}]}}`)
+	args := func(n int, nested bool) []byte {
+		var b strings.Builder
+		b.WriteString("{")
+		for round := range 2 {
+			for i := range n {
+				if round+i > 0 {
+					b.WriteString(",")
+				}
+				if nested {
+					fmt.Fprintf(&b, `"k%05d":{"a":"%05d","a":"%d"}`, i, i, round) // fixed widths: the text grows as n
+				} else {
+					fmt.Fprintf(&b, `"k%05d":"%d"`, i, round)
+				}
+			}
+		}
+		b.WriteString("}")
+		return []byte(b.String())
+	}
+	for _, nested := range []bool{false, true} {
+		t.Run(fmt.Sprintf("nested=%v", nested), func(t *testing.T) {
+			checkLinear(t, []int{500, 1000, 2000, 4000, 8000}, func(n int) {
+				if _, err := s.CoerceJSON(args(n, nested)); err != nil {
+					t.Fatal(err)
+				}
+			})
+		})
+	}
+}
+
 // 2, continued: the error's path is built once, not once per level.
 func TestDeepErrorPath(t *testing.T) {
 	s := mustSchema(t, Options{}, schemaArrayOfArrays)
