@@ -69,22 +69,32 @@ var (
 const maxCachedGoTypes = 4096
 
 var goTypeCache struct {
-	m sync.Map // reflect.Type -> *Type
-	n atomic.Int32
+	m    sync.Map // reflect.Type -> *goTypeEntry
+	n    atomic.Int32
+	last atomic.Pointer[goTypeEntry] // the one found last, found without hashing
+}
+
+type goTypeEntry struct {
+	rt reflect.Type
+	t  *Type
 }
 
 // goType returns the Type of values that encoding/json decodes into rt.
 // The Type is shared: it must not change.
 func goType(rt reflect.Type) *Type {
-	if t, ok := goTypeCache.m.Load(rt); ok {
-		return t.(*Type)
+	if e := goTypeCache.last.Load(); e != nil && e.rt == rt {
+		return e.t
+	}
+	if e, ok := goTypeCache.m.Load(rt); ok {
+		goTypeCache.last.Store(e.(*goTypeEntry))
+		return e.(*goTypeEntry).t
 	}
 	b := goTypes{seen: map[reflect.Type]*Type{}}
 	t := b.typeOf(rt)
 	seal(t)
 	if goTypeCache.n.Load() < maxCachedGoTypes {
-		if prev, loaded := goTypeCache.m.LoadOrStore(rt, t); loaded {
-			return prev.(*Type)
+		if prev, loaded := goTypeCache.m.LoadOrStore(rt, &goTypeEntry{rt, t}); loaded {
+			return prev.(*goTypeEntry).t
 		}
 		goTypeCache.n.Add(1)
 	}

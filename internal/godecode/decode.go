@@ -34,6 +34,7 @@ import (
 	"reflect"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -97,14 +98,7 @@ func (d *decoder) into(p reflect.Value) Outcome {
 	if d.i >= len(d.data) {
 		return Declined
 	}
-	ok := false
-	pt := p.Type()
-	if m := methodsOf(pt); m != nil {
-		// The pointer's own methods, as json.Unmarshal finds them.
-		ok = m(d, p, true)
-	} else {
-		ok = decoderFor(pt.Elem(), false).fn(d, p.Elem())
-	}
+	ok := topFor(p.Type()).fn(d, p)
 	if ok {
 		d.space()
 		if d.i == len(d.data) {
@@ -152,6 +146,41 @@ var (
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 	numberType          = reflect.TypeFor[json.Number]()
 )
+
+// A topDec is Into's decoder for one pointer type: the pointer's own
+// methods, as json.Unmarshal finds them, or its element's decoder.
+type topDec struct {
+	pt reflect.Type
+	fn func(d *decoder, p reflect.Value) bool
+}
+
+var (
+	tops    sync.Map // reflect.Type → *topDec
+	lastTop atomic.Pointer[topDec]
+)
+
+// topFor returns Into's decoder for pointer type pt. The one used last is
+// kept aside, found without hashing: a program decodes the same type
+// call after call.
+func topFor(pt reflect.Type) *topDec {
+	if td := lastTop.Load(); td != nil && td.pt == pt {
+		return td
+	}
+	v, ok := tops.Load(pt)
+	if !ok {
+		td := &topDec{pt: pt}
+		if m := methodsOf(pt); m != nil {
+			td.fn = func(d *decoder, p reflect.Value) bool { return m(d, p, true) }
+		} else {
+			elem := decoderFor(pt.Elem(), false)
+			td.fn = func(d *decoder, p reflect.Value) bool { return elem.fn(d, p.Elem()) }
+		}
+		v, _ = tops.LoadOrStore(pt, td)
+	}
+	td := v.(*topDec)
+	lastTop.Store(td)
+	return td
+}
 
 // decoderFor returns the decoder of values of type t; addr says the value
 // is addressable, as struct fields, elements and map values are, so that
