@@ -1,7 +1,9 @@
 package coerce
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"reflect"
 	"slices"
 	"unicode/utf8"
@@ -29,7 +31,22 @@ type fitter struct {
 }
 
 func newFitter(o Options) fitter {
-	return fitter{maxDepth: o.maxDepth(), budget: o.maxWork()}
+	var f fitter
+	f.limit(&o)
+	return f
+}
+
+// limit sets the limits of o on a new fitter. It writes f in place, for
+// CoerceJSON's call that needs nothing: building a fitter from a copy of
+// the options, then copying it, costs that call several nanoseconds.
+func (f *fitter) limit(o *Options) {
+	f.maxDepth, f.budget = o.MaxDepth, o.MaxWork
+	if f.maxDepth <= 0 {
+		f.maxDepth = defaultMaxDepth
+	}
+	if f.budget <= 0 {
+		f.budget = defaultMaxWork
+	}
 }
 
 // maxSet bounds the types fitted together; a union with more members of
@@ -779,7 +796,19 @@ func numbersEqual(a, b any) bool {
 func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, err *jsonwire.Error) {
 	fits = true
 	i, more, err := jsonwire.Open(data, i, 0, f.maxDepth)
+	indexed := params != nil && params.index != nil && params.patterns == nil
 	for more && err == nil {
+		if fits && indexed {
+			var stop shortStop
+			switch i, stop = f.fitShort(data, i, params); stop {
+			case closed:
+				more = false
+				continue
+			case afterValue:
+				i, more, err = jsonwire.Next(data, i, true)
+				continue
+			}
+		}
 		var keyStart, keyEnd int
 		var escaped bool
 		w, n, next, short := jsonwire.ShortKey(data, i)
@@ -830,6 +859,108 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 		return 0, false, err
 	}
 	return i, fits, nil
+}
+
+// Where fitShort stopped.
+type shortStop uint8
+
+const (
+	atKey      shortStop = iota // at a member it did not read: the caller reads it
+	afterValue                  // just past a value not followed at once by a comma: Next reads on
+	closed                      // just past the object's closing brace
+)
+
+// fitShort fits the members of the object of type t (indexed, without
+// patterns) from the key at data[i], for as long as each is the usual one:
+// a key of at most eight plain bytes that t declares (see ShortKey), a
+// colon, at most one space, and a value that fitLeaf takes at once; then a
+// comma or the closing brace. Every member it reads fits, and it reads
+// them as fitArgs and fitRawContainer would, with no call per member but
+// for strings and numbers past ShortString's and ShortInt's reach. It
+// returns where it stopped and why.
+func (f *fitter) fitShort(data []byte, i int, t *Type) (int, shortStop) {
+	ix := t.index
+members:
+	for f.work < f.budget && i >= 0 && i+9 <= len(data) && data[i] == '"' {
+		// The key: ShortKey's, but for the spaces it reads after the colon.
+		x := binary.LittleEndian.Uint64(data[i+1:])
+		m := jsonwire.Specials(x)
+		if m == 0 {
+			break
+		}
+		n := bits.TrailingZeros64(m) >> 3
+		q := i + 1 + n // the closing quote, if it is one
+		if q+2 >= len(data) || data[q] != '"' || data[q+1] != ':' {
+			break
+		}
+		v := q + 2
+		if data[v] == ' ' {
+			if v++; v >= len(data) {
+				break
+			}
+		}
+		mt, found := ix.shortProp(x & (1<<(8*n) - 1))
+		if !found || mt == t.rest { // the rules of names and nulls may read it
+			break
+		}
+		// The value: fitLeaf's rules.
+		end := 0
+		switch c := data[v]; mt.kind {
+		case typeString:
+			if c != '"' || mt.enum != nil {
+				break members
+			}
+			if v+9 <= len(data) {
+				if m := jsonwire.Specials(binary.LittleEndian.Uint64(data[v+1:])); m != 0 {
+					if j := v + 1 + bits.TrailingZeros64(m)>>3; data[j] == '"' {
+						end = j + 1
+					}
+				}
+			}
+			if end == 0 {
+				var err *jsonwire.Error
+				if end, err = jsonwire.SkipString(data, v); err != nil {
+					break members
+				}
+			}
+		case typeInteger, typeNumber:
+			var ok bool
+			if end, ok = jsonwire.ShortInt(data, v); !ok {
+				if c != '-' && c-'0' > 9 {
+					break members
+				}
+				e, isInt, err := jsonwire.SkipNumber(data, v)
+				if err != nil || !isInt && mt.kind != typeNumber && (mt.plainInt || !jsonwire.IsWhole(data[v:e])) {
+					break members
+				}
+				end = e
+			}
+		case typeBoolean:
+			switch {
+			case c == 't' && len(data)-v >= 4 && string(data[v:v+4]) == "true":
+				end = v + 4
+			case c == 'f' && len(data)-v >= 5 && string(data[v:v+5]) == "false":
+				end = v + 5
+			default:
+				break members
+			}
+		default:
+			break members
+		}
+		f.work++ // as fitLeaf counts it
+		if end >= len(data) {
+			return end, afterValue
+		}
+		switch data[end] {
+		case ',':
+			i = jsonwire.Space(data, end+1)
+		case '}':
+			return end + 1, closed
+		default:
+			return end, afterValue
+		}
+	}
+	return i, atKey
 }
 
 // rawField is Type.field for a key as it stands in JSON text, between its
@@ -1046,7 +1177,20 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 		return 0, false, err
 	}
 	fits := true
+	indexed := k == kindObject && t.index != nil && t.patterns == nil
 	for n := 0; more; n++ {
+		if fits && indexed {
+			var stop shortStop
+			switch i, stop = f.fitShort(data, i, t); stop {
+			case closed:
+				return i, true, nil
+			case afterValue:
+				if i, more, err = jsonwire.Next(data, i, true); err != nil {
+					return 0, false, err
+				}
+				continue
+			}
+		}
 		var mt *Type // nil: only validate
 		if k == kindObject {
 			if w, n, next, ok := jsonwire.ShortKey(data, i); ok {

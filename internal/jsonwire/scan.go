@@ -452,6 +452,11 @@ func plainRun[T Text](data T, i int) int {
 	return len(data) - len(rest)
 }
 
+// Specials is specials for a caller that reads the words of a string
+// itself: the high bit of each lane of x (its first byte lowest) that is
+// not plain string content (see plain); the lowest set lane is exact.
+func Specials(x uint64) uint64 { return specials(x) }
+
 // specials returns, for the eight bytes of x (the first in its low byte),
 // the high bit of each lane that holds a byte that is not plain string
 // content: < 0x20, '"', '\\' or >= 0x80. A borrow can only set lanes
