@@ -872,7 +872,7 @@ const (
 
 // fitShort fits the members of the object of type t (indexed, without
 // patterns) from the key at data[i], for as long as each is the usual one:
-// a key of at most eight plain bytes that t declares (see ShortKey), a
+// a key of at most sixteen plain bytes that t declares (see ShortKey), a
 // colon, at most one space, and a value that fitLeaf takes at once; then a
 // comma or the closing brace. Every member it reads fits, and it reads
 // them as fitArgs and fitRawContainer would, with no call per member but
@@ -882,13 +882,30 @@ func (f *fitter) fitShort(data []byte, i int, t *Type) (int, shortStop) {
 	ix := t.index
 members:
 	for f.work < f.budget && i >= 0 && i+9 <= len(data) && data[i] == '"' {
-		// The key: ShortKey's, but for the spaces it reads after the colon.
+		// The key: ShortKey's, or a medium one of up to sixteen bytes,
+		// then a colon and at most one space.
 		x := binary.LittleEndian.Uint64(data[i+1:])
+		var x2 uint64 // a medium key's second word
 		m := jsonwire.Specials(x)
-		if m == 0 {
-			break
+		n := 0 // the key's length
+		if m != 0 {
+			n = bits.TrailingZeros64(m) >> 3
+			x &= 1<<(8*n) - 1
+		} else if i+9 < len(data) && data[i+9] == '"' {
+			n = 8
+		} else {
+			if ix.medium == nil || i+17 > len(data) {
+				break
+			}
+			x2 = binary.LittleEndian.Uint64(data[i+9:])
+			m2 := jsonwire.Specials(x2)
+			if m2 == 0 {
+				break
+			}
+			n2 := bits.TrailingZeros64(m2) >> 3
+			x2 &= 1<<(8*n2) - 1
+			n = 8 + n2
 		}
-		n := bits.TrailingZeros64(m) >> 3
 		q := i + 1 + n // the closing quote, if it is one
 		if q+2 >= len(data) || data[q] != '"' || data[q+1] != ':' {
 			break
@@ -899,7 +916,13 @@ members:
 				break
 			}
 		}
-		mt, found := ix.shortProp(x & (1<<(8*n) - 1))
+		var mt *Type
+		var found bool
+		if n <= 8 {
+			mt, found = ix.shortProp(x)
+		} else {
+			mt, found = ix.mediumProp(x, x2)
+		}
 		if !found || mt == t.rest { // the rules of names and nulls may read it
 			break
 		}
@@ -1258,6 +1281,23 @@ func fitRawScalar(tok []byte, k kind, t *Type) bool {
 
 // fitRawUnion is fitUnion on JSON text.
 func (f *fitter) fitRawUnion(data []byte, i int, u *Type, k kind, depth int) (int, bool, *jsonwire.Error) {
+	if k != kindNull { // the usual union, a type or null: its one member of kind k, without the set below
+		var one *Type
+		n := 0
+		for _, m := range u.members {
+			if matchesKind(m.kind, k) || k == kindNumber && m.kind == typeInteger {
+				one = m
+				n++
+			}
+		}
+		switch {
+		case n == 0:
+			end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
+			return end, false, err
+		case n == 1 && !one.keyed:
+			return f.fitRaw(data, i, one, depth)
+		}
+	}
 	var ms typeSet
 	keyed := false
 	for _, m := range u.members {
