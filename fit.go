@@ -876,12 +876,16 @@ const (
 // colon, at most one space, and a value that fitLeaf takes at once; then a
 // comma or the closing brace. Every member it reads fits, and it reads
 // them as fitArgs and fitRawContainer would, with no call per member but
-// for strings and numbers past ShortString's and ShortInt's reach. It
-// returns where it stopped and why.
+// for strings longer than seven bytes and numbers (one call, PlainInt, for
+// an integer). It returns where it stopped and why.
 func (f *fitter) fitShort(data []byte, i int, t *Type) (int, shortStop) {
 	ix := t.index
+	// The short table and the work count in registers: the loop stores
+	// nothing but f.work, on the way out.
+	short, mul, shift := ix.short, ix.shortMul, ix.shortShift&63
+	work, budget := f.work, f.budget
 members:
-	for f.work < f.budget && i >= 0 && i+9 <= len(data) && data[i] == '"' {
+	for work < budget && i >= 0 && i+9 <= len(data) && data[i] == '"' {
 		// The key: ShortKey's, or a medium one of up to sixteen bytes,
 		// then a colon and at most one space.
 		x := binary.LittleEndian.Uint64(data[i+1:])
@@ -890,7 +894,7 @@ members:
 		n := 0 // the key's length
 		if m != 0 {
 			n = bits.TrailingZeros64(m) >> 3
-			x &= 1<<(8*n) - 1
+			x &= (m&-m)>>7 - 1 // the bytes below the first special
 		} else if i+9 < len(data) && data[i+9] == '"' {
 			n = 8
 		} else {
@@ -918,8 +922,13 @@ members:
 		}
 		var mt *Type
 		var found bool
-		if n <= 8 {
-			mt, found = ix.shortProp(x)
+		if n <= 8 { // shortProp, on the table in registers
+			for h := (x * mul) >> shift; ; h = (h + 1) & uint64(len(short)-1) {
+				if s := &short[h]; s.t == nil || s.w == x {
+					mt, found = s.t, s.t != nil
+					break
+				}
+			}
 		} else {
 			mt, found = ix.mediumProp(x, x2)
 		}
@@ -948,7 +957,7 @@ members:
 			}
 		case typeInteger, typeNumber:
 			var ok bool
-			if end, ok = jsonwire.ShortInt(data, v); !ok {
+			if end, ok = jsonwire.PlainInt(data, v); !ok {
 				if c != '-' && c-'0' > 9 {
 					break members
 				}
@@ -970,19 +979,18 @@ members:
 		default:
 			break members
 		}
-		f.work++ // as fitLeaf counts it
-		if end >= len(data) {
-			return end, afterValue
-		}
-		switch data[end] {
-		case ',':
+		work++ // as fitLeaf counts it
+		if end < len(data) && data[end] == ',' {
 			i = jsonwire.Space(data, end+1)
-		case '}':
-			return end + 1, closed
-		default:
-			return end, afterValue
+			continue
 		}
+		f.work = work
+		if end < len(data) && data[end] == '}' {
+			return end + 1, closed
+		}
+		return end, afterValue
 	}
+	f.work = work
 	return i, atKey
 }
 
@@ -1239,7 +1247,17 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 		} else if fits {
 			mt = t.item(n)
 		}
-		if end, ok := f.fitLeaf(data, i, mt); ok {
+		if k == kindArray && mt != nil && mt.kind == typeObject && i < len(data) && data[i] == '{' &&
+			mt.constrains() && f.work < f.budget {
+			// An array of objects: fitRaw's path to the element, without
+			// its calls (fitLeaf, fitRaw).
+			f.work++
+			var ok bool
+			if i, ok, err = f.fitRawContainer(data, i, mt, kindObject, depth+1); err != nil {
+				return 0, false, err
+			}
+			fits = fits && ok
+		} else if end, ok := f.fitLeaf(data, i, mt); ok {
 			i = end
 		} else {
 			if i, ok, err = f.fitRaw(data, i, mt, depth+1); err != nil {
