@@ -942,7 +942,19 @@ members:
 			if c != '"' || mt.enum != nil {
 				break members
 			}
-			if v+9 <= len(data) {
+			if v+17 <= len(data) { // up to fifteen bytes, in two words
+				m := jsonwire.Specials(binary.LittleEndian.Uint64(data[v+1:]))
+				j := v + 1
+				if m == 0 {
+					m = jsonwire.Specials(binary.LittleEndian.Uint64(data[v+9:]))
+					j = v + 9
+				}
+				if m != 0 {
+					if j += bits.TrailingZeros64(m) >> 3; data[j] == '"' {
+						end = j + 1
+					}
+				}
+			} else if v+9 <= len(data) {
 				if m := jsonwire.Specials(binary.LittleEndian.Uint64(data[v+1:])); m != 0 {
 					if j := v + 1 + bits.TrailingZeros64(m)>>3; data[j] == '"' {
 						end = j + 1
