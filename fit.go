@@ -876,8 +876,8 @@ const (
 // colon, at most one space, and a value that fitLeaf takes at once; then a
 // comma or the closing brace. Every member it reads fits, and it reads
 // them as fitArgs and fitRawContainer would, with no call per member but
-// for strings longer than seven bytes and numbers (one call, PlainInt, for
-// an integer). It returns where it stopped and why.
+// for strings longer than seven bytes (one call, SkipStringRest) and numbers
+// (one call, PlainInt, for an integer). It returns where it stopped and why.
 func (f *fitter) fitShort(data []byte, i int, t *Type) (int, shortStop) {
 	ix := t.index
 	// The short table and the work count in registers: the loop stores
@@ -942,30 +942,24 @@ members:
 			if c != '"' || mt.enum != nil {
 				break members
 			}
-			if v+17 <= len(data) { // up to fifteen bytes, in two words
-				m := jsonwire.Specials(binary.LittleEndian.Uint64(data[v+1:]))
-				j := v + 1
-				if m == 0 {
-					m = jsonwire.Specials(binary.LittleEndian.Uint64(data[v+9:]))
-					j = v + 9
-				}
-				if m != 0 {
-					if j += bits.TrailingZeros64(m) >> 3; data[j] == '"' {
-						end = j + 1
-					}
-				}
-			} else if v+9 <= len(data) {
+			var err *jsonwire.Error
+			if v+9 <= len(data) {
+				// Up to seven bytes at once; a longer string, or one with
+				// an escape, is read on from where this word stopped.
+				j := v + 9
 				if m := jsonwire.Specials(binary.LittleEndian.Uint64(data[v+1:])); m != 0 {
-					if j := v + 1 + bits.TrailingZeros64(m)>>3; data[j] == '"' {
-						end = j + 1
-					}
+					j = v + 1 + bits.TrailingZeros64(m)>>3
 				}
+				if j < len(data) && data[j] == '"' {
+					end = j + 1
+				} else {
+					end, err = jsonwire.SkipStringRest(data, j)
+				}
+			} else {
+				end, err = jsonwire.SkipString(data, v)
 			}
-			if end == 0 {
-				var err *jsonwire.Error
-				if end, err = jsonwire.SkipString(data, v); err != nil {
-					break members
-				}
+			if err != nil {
+				break members
 			}
 		case typeInteger, typeNumber:
 			var ok bool

@@ -427,6 +427,15 @@ func SkipString[T Text](data T, i int) (int, *Error) {
 	return end, err
 }
 
+// SkipStringRest is SkipString for a caller that has read the string's
+// opening quote and plain bytes (see plain) up to data[j]: it validates the
+// rest from there and returns the index just past the closing quote, with
+// the error SkipString would return.
+func SkipStringRest(data []byte, j int) (int, *Error) {
+	end, _, err := scanString(data, j)
+	return end, err
+}
+
 // SkipNumber validates the number at data[i], which is '-' or a digit,
 // and returns the index just past it, and whether it is a plain integer
 // (no fraction, no exponent): Skip for a number.
