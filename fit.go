@@ -1,7 +1,9 @@
 package coerce
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"reflect"
 	"slices"
 	"unicode/utf8"
@@ -29,7 +31,22 @@ type fitter struct {
 }
 
 func newFitter(o Options) fitter {
-	return fitter{maxDepth: o.maxDepth(), budget: o.maxWork()}
+	var f fitter
+	f.limit(&o)
+	return f
+}
+
+// limit sets the limits of o on a new fitter. It writes f in place, for
+// CoerceJSON's call that needs nothing: building a fitter from a copy of
+// the options, then copying it, costs that call several nanoseconds.
+func (f *fitter) limit(o *Options) {
+	f.maxDepth, f.budget = o.MaxDepth, o.MaxWork
+	if f.maxDepth <= 0 {
+		f.maxDepth = defaultMaxDepth
+	}
+	if f.budget <= 0 {
+		f.budget = defaultMaxWork
+	}
 }
 
 // maxSet bounds the types fitted together; a union with more members of
@@ -779,7 +796,19 @@ func numbersEqual(a, b any) bool {
 func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, err *jsonwire.Error) {
 	fits = true
 	i, more, err := jsonwire.Open(data, i, 0, f.maxDepth)
+	indexed := params != nil && params.index != nil && params.patterns == nil
 	for more && err == nil {
+		if fits && indexed {
+			var stop shortStop
+			switch i, stop = f.fitShort(data, i, params); stop {
+			case closed:
+				more = false
+				continue
+			case afterValue:
+				i, more, err = jsonwire.Next(data, i, true)
+				continue
+			}
+		}
 		var keyStart, keyEnd int
 		var escaped bool
 		w, n, next, short := jsonwire.ShortKey(data, i)
@@ -830,6 +859,145 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 		return 0, false, err
 	}
 	return i, fits, nil
+}
+
+// Where fitShort stopped.
+type shortStop uint8
+
+const (
+	atKey      shortStop = iota // at a member it did not read: the caller reads it
+	afterValue                  // just past a value not followed at once by a comma: Next reads on
+	closed                      // just past the object's closing brace
+)
+
+// fitShort fits the members of the object of type t (indexed, without
+// patterns) from the key at data[i], for as long as each is the usual one:
+// a key of at most sixteen plain bytes that t declares (see ShortKey), a
+// colon, at most one space, and a value that fitLeaf takes at once; then a
+// comma or the closing brace. Every member it reads fits, and it reads
+// them as fitArgs and fitRawContainer would, with no call per member but
+// for strings longer than seven bytes (one call, SkipStringRest) and numbers
+// (one call, PlainInt, for an integer). It returns where it stopped and why.
+func (f *fitter) fitShort(data []byte, i int, t *Type) (int, shortStop) {
+	ix := t.index
+	// The short table and the work count in registers: the loop stores
+	// nothing but f.work, on the way out.
+	short, mul, shift := ix.short, ix.shortMul, ix.shortShift&63
+	work, budget := f.work, f.budget
+members:
+	for work < budget && i >= 0 && i+9 <= len(data) && data[i] == '"' {
+		// The key: ShortKey's, or a medium one of up to sixteen bytes,
+		// then a colon and at most one space.
+		x := binary.LittleEndian.Uint64(data[i+1:])
+		var x2 uint64 // a medium key's second word
+		m := jsonwire.Specials(x)
+		n := 0 // the key's length
+		if m != 0 {
+			n = bits.TrailingZeros64(m) >> 3
+			x &= (m&-m)>>7 - 1 // the bytes below the first special
+		} else if i+9 < len(data) && data[i+9] == '"' {
+			n = 8
+		} else {
+			if ix.medium == nil || i+17 > len(data) {
+				break
+			}
+			x2 = binary.LittleEndian.Uint64(data[i+9:])
+			m2 := jsonwire.Specials(x2)
+			if m2 == 0 {
+				break
+			}
+			n2 := bits.TrailingZeros64(m2) >> 3
+			x2 &= 1<<(8*n2) - 1
+			n = 8 + n2
+		}
+		q := i + 1 + n // the closing quote, if it is one
+		if q+2 >= len(data) || data[q] != '"' || data[q+1] != ':' {
+			break
+		}
+		v := q + 2
+		if data[v] == ' ' {
+			if v++; v >= len(data) {
+				break
+			}
+		}
+		var mt *Type
+		var found bool
+		if n <= 8 { // shortProp, on the table in registers
+			for h := (x * mul) >> shift; ; h = (h + 1) & uint64(len(short)-1) {
+				if s := &short[h]; s.t == nil || s.w == x {
+					mt, found = s.t, s.t != nil
+					break
+				}
+			}
+		} else {
+			mt, found = ix.mediumProp(x, x2)
+		}
+		if !found || mt == t.rest { // the rules of names and nulls may read it
+			break
+		}
+		// The value: fitLeaf's rules.
+		end := 0
+		switch c := data[v]; mt.kind {
+		case typeString:
+			if c != '"' || mt.enum != nil {
+				break members
+			}
+			var err *jsonwire.Error
+			if v+9 <= len(data) {
+				// Up to seven bytes at once; a longer string, or one with
+				// an escape, is read on from where this word stopped.
+				j := v + 9
+				if m := jsonwire.Specials(binary.LittleEndian.Uint64(data[v+1:])); m != 0 {
+					j = v + 1 + bits.TrailingZeros64(m)>>3
+				}
+				if j < len(data) && data[j] == '"' {
+					end = j + 1
+				} else {
+					end, err = jsonwire.SkipStringRest(data, j)
+				}
+			} else {
+				end, err = jsonwire.SkipString(data, v)
+			}
+			if err != nil {
+				break members
+			}
+		case typeInteger, typeNumber:
+			var ok bool
+			if end, ok = jsonwire.PlainInt(data, v); !ok {
+				if c != '-' && c-'0' > 9 {
+					break members
+				}
+				e, isInt, err := jsonwire.SkipNumber(data, v)
+				if err != nil || !isInt && mt.kind != typeNumber && (mt.plainInt || !jsonwire.IsWhole(data[v:e])) {
+					break members
+				}
+				end = e
+			}
+		case typeBoolean:
+			switch {
+			case c == 't' && len(data)-v >= 4 && string(data[v:v+4]) == "true":
+				end = v + 4
+			case c == 'f' && len(data)-v >= 5 && string(data[v:v+5]) == "false":
+				end = v + 5
+			default:
+				break members
+			}
+		default:
+			break members
+		}
+		work++ // as fitLeaf counts it
+		if end < len(data) && data[end] == ',' {
+			i = jsonwire.Space(data, end+1)
+			continue
+		}
+		f.work = work
+		if end < len(data) && data[end] == '}' {
+			return end + 1, closed
+		}
+		return end, afterValue
+	}
+	f.work = work
+	return i, atKey
 }
 
 // rawField is Type.field for a key as it stands in JSON text, between its
@@ -1046,7 +1214,20 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 		return 0, false, err
 	}
 	fits := true
+	indexed := k == kindObject && t.index != nil && t.patterns == nil
 	for n := 0; more; n++ {
+		if fits && indexed {
+			var stop shortStop
+			switch i, stop = f.fitShort(data, i, t); stop {
+			case closed:
+				return i, true, nil
+			case afterValue:
+				if i, more, err = jsonwire.Next(data, i, true); err != nil {
+					return 0, false, err
+				}
+				continue
+			}
+		}
 		var mt *Type // nil: only validate
 		if k == kindObject {
 			if w, n, next, ok := jsonwire.ShortKey(data, i); ok {
@@ -1072,7 +1253,17 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 		} else if fits {
 			mt = t.item(n)
 		}
-		if end, ok := f.fitLeaf(data, i, mt); ok {
+		if k == kindArray && mt != nil && mt.kind == typeObject && i < len(data) && data[i] == '{' &&
+			mt.constrains() && f.work < f.budget {
+			// An array of objects: fitRaw's path to the element, without
+			// its calls (fitLeaf, fitRaw).
+			f.work++
+			var ok bool
+			if i, ok, err = f.fitRawContainer(data, i, mt, kindObject, depth+1); err != nil {
+				return 0, false, err
+			}
+			fits = fits && ok
+		} else if end, ok := f.fitLeaf(data, i, mt); ok {
 			i = end
 		} else {
 			if i, ok, err = f.fitRaw(data, i, mt, depth+1); err != nil {
@@ -1114,6 +1305,23 @@ func fitRawScalar(tok []byte, k kind, t *Type) bool {
 
 // fitRawUnion is fitUnion on JSON text.
 func (f *fitter) fitRawUnion(data []byte, i int, u *Type, k kind, depth int) (int, bool, *jsonwire.Error) {
+	if k != kindNull { // the usual union, a type or null: its one member of kind k, without the set below
+		var one *Type
+		n := 0
+		for _, m := range u.members {
+			if matchesKind(m.kind, k) || k == kindNumber && m.kind == typeInteger {
+				one = m
+				n++
+			}
+		}
+		switch {
+		case n == 0:
+			end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
+			return end, false, err
+		case n == 1 && !one.keyed:
+			return f.fitRaw(data, i, one, depth)
+		}
+	}
 	var ms typeSet
 	keyed := false
 	for _, m := range u.members {

@@ -30,11 +30,12 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 			Detail: "arguments longer than " + strconv.Itoa(s.opts.MaxSize) + " bytes"}
 	}
 	start := jsonwire.Space(args, 0)
-	if string(trimSpace(args)) == "null" {
-		return args, nil // no arguments: absence is a validator's business
-	}
-	f := newFitter(s.opts)
+	var f fitter
+	f.limit(&s.opts)
 	if start == len(args) || args[start] != '{' {
+		if string(trimSpace(args)) == "null" {
+			return args, nil // no arguments: absence is a validator's business
+		}
 		end, err := jsonwire.Skip(args, start, 0, f.maxDepth)
 		if err == nil {
 			err = jsonwire.End(args, end)

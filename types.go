@@ -293,11 +293,52 @@ type propIndex struct {
 	short      []shortSlot // a power of two, at most half full
 	shortMul   uint64
 	shortShift uint8
+
+	// The properties whose names are nine to sixteen plain bytes, by
+	// their two words (the second zero above the name's end), in the same
+	// way; nil where there are none. A medium key not there is no
+	// property.
+	medium      []mediumSlot
+	mediumMul   uint64
+	mediumShift uint8
 }
 
 type shortSlot struct {
 	w uint64
 	t *Type // nil: an empty slot
+}
+
+type mediumSlot struct {
+	w, w2 uint64
+	t     *Type // nil: an empty slot
+}
+
+// mediumProp is the property whose name is the medium key of words w and
+// w2 (the second zero above the key's end), if there is one.
+func (ix *propIndex) mediumProp(w, w2 uint64) (*Type, bool) {
+	mask := uint64(len(ix.medium) - 1)
+	for i := ((w ^ w2*0xbf58476d1ce4e5b9) * ix.mediumMul) >> ix.mediumShift; ; i = (i + 1) & mask {
+		switch s := &ix.medium[i]; {
+		case s.t == nil:
+			return nil, false
+		case s.w == w && s.w2 == w2:
+			return s.t, true
+		}
+	}
+}
+
+// mediumWords are the words of a property name of nine to sixteen plain
+// bytes, as fitShort reads them, and false for any other name.
+func mediumWords(name string) (w, w2 uint64, ok bool) {
+	if len(name) <= 8 || len(name) > 16 {
+		return 0, 0, false
+	}
+	w, ok = shortWord(name[:8])
+	if !ok {
+		return 0, 0, false
+	}
+	w2, ok = shortWord(name[8:])
+	return w, w2, ok
 }
 
 // shortProp is the property whose name is the short key w (see
@@ -370,6 +411,44 @@ func (ix *propIndex) buildShort(props map[string]*Type) {
 	}
 }
 
+// buildMedium fills the medium table of ix from props as buildShort does
+// the short one.
+func (ix *propIndex) buildMedium(props map[string]*Type) {
+	var slots []mediumSlot
+	for name, t := range props {
+		if w, w2, ok := mediumWords(name); ok {
+			slots = append(slots, mediumSlot{w, w2, t})
+		}
+	}
+	if len(slots) == 0 {
+		return
+	}
+	size, lg := 2, 1
+	for size < 2*len(slots) {
+		size, lg = size*2, lg+1
+	}
+	ix.medium = make([]mediumSlot, size)
+	ix.mediumShift = uint8(64 - lg)
+	mul := uint64(0x9e3779b97f4a7c15)
+	for try := 0; ; try++ {
+		ix.mediumMul = mul | 1
+		clear(ix.medium)
+		collided := false
+		for _, sl := range slots {
+			i := ((sl.w ^ sl.w2*0xbf58476d1ce4e5b9) * ix.mediumMul) >> ix.mediumShift
+			for ix.medium[i].t != nil {
+				i = (i + 1) & uint64(size-1)
+				collided = true
+			}
+			ix.medium[i] = sl
+		}
+		if !collided || try == 16 {
+			return
+		}
+		mul = (mul ^ mul>>31) * 0xbf58476d1ce4e5b9
+	}
+}
+
 type propSlot struct {
 	hash uint64
 	name string
@@ -437,6 +516,7 @@ func newPropIndex(props map[string]*Type) *propIndex {
 	}
 	slices.SortFunc(ix.list, func(a, b propSlot) int { return strings.Compare(a.name, b.name) })
 	ix.buildShort(props)
+	ix.buildMedium(props)
 	return ix
 }
 

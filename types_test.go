@@ -445,3 +445,47 @@ func TestPropIndexShort(t *testing.T) {
 		}
 	}
 }
+
+// The medium table of a property index finds every property whose name is
+// nine to sixteen plain bytes, by its two words as fitShort reads them, and
+// nothing else.
+func TestPropIndexMedium(t *testing.T) {
+	sets := [][]string{
+		{"server_name", "path_params", "group_by", "limit"},
+		{"ninechars", "sixteen_chars_xy", "seventeen_chars_x", "eightchr", "nine\\char", "ninechaé!"},
+	}
+	var many []string
+	for i := range 300 {
+		many = append(many, fmt.Sprintf("p%d", i), fmt.Sprintf("long_name_%d", i))
+	}
+	sets = append(sets, many)
+	for _, names := range sets {
+		props := map[string]*Type{}
+		for i, n := range names {
+			props[n] = &Type{kind: typeInteger, name: fmt.Sprint(i)}
+		}
+		ix := newPropIndex(props)
+		for _, n := range names {
+			w, w2, ok := mediumWords(n)
+			if want := len(n) > 8 && len(n) <= 16 && !strings.ContainsAny(n, "\"\\\t") && !strings.Contains(n, "é"); ok != want {
+				t.Fatalf("mediumWords(%q) ok = %v", n, ok)
+			}
+			if !ok {
+				continue
+			}
+			if got, found := ix.mediumProp(w, w2); !found || got != props[n] {
+				t.Fatalf("%v: mediumProp(%q) = %v, %v", names, n, got, found)
+			}
+		}
+		for _, k := range []string{"server_nam", "server_name2", "long_name_300", "ninechara", "long_name_1"} {
+			w, w2, ok := mediumWords(k)
+			if !ok {
+				continue
+			}
+			got, found := ix.mediumProp(w, w2)
+			if want, has := props[k]; found != has || got != want {
+				t.Fatalf("%v: mediumProp(%q) = %v, %v", names, k, got, found)
+			}
+		}
+	}
+}

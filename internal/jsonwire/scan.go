@@ -366,6 +366,47 @@ func ShortInt(data []byte, i int) (end int, ok bool) {
 	return i + n, true
 }
 
+// PlainInt returns the index just past the number at data[i] when it is
+// an integer, of any length, with no fraction or exponent after it: where
+// SkipNumber would return it with isInt true. ok is false for any other
+// value, valid or not: SkipNumber reads those. It reads eight digits at a
+// time, in one call.
+func PlainInt(data []byte, i int) (end int, ok bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	if i < 0 || i >= len(data) {
+		return 0, false
+	}
+	if data[i] == '-' {
+		if i++; i >= len(data) {
+			return 0, false
+		}
+	}
+	switch c := data[i]; {
+	case c == '0':
+		i++
+	case c-'1' <= 8:
+		for i++; i+8 <= len(data); i += 8 {
+			x := binary.LittleEndian.Uint64(data[i:])
+			if m := ((x - '0'*ones) | (x + 0x46*ones)) & highs; m != 0 { // see digitRun
+				i += bits.TrailingZeros64(m) >> 3
+				goto end
+			}
+		}
+		for i < len(data) && data[i]-'0' <= 9 {
+			i++
+		}
+	default:
+		return 0, false
+	}
+end:
+	if i < len(data) {
+		if c := data[i]; c-'0' <= 9 || c == '.' || c|0x20 == 'e' {
+			return 0, false // a leading zero, a fraction or an exponent
+		}
+	}
+	return i, true
+}
+
 // SkipString validates the string at data[i], which is '"', and returns
 // the index just past it: Skip for a string.
 func SkipString[T Text](data T, i int) (int, *Error) {
@@ -382,6 +423,15 @@ func SkipString[T Text](data T, i int) (int, *Error) {
 	if j < len(data) && data[j] == '"' {
 		return j + 1, nil
 	}
+	end, _, err := scanString(data, j)
+	return end, err
+}
+
+// SkipStringRest is SkipString for a caller that has read the string's
+// opening quote and plain bytes (see plain) up to data[j]: it validates the
+// rest from there and returns the index just past the closing quote, with
+// the error SkipString would return.
+func SkipStringRest(data []byte, j int) (int, *Error) {
 	end, _, err := scanString(data, j)
 	return end, err
 }
@@ -451,6 +501,11 @@ func plainRun[T Text](data T, i int) int {
 	}
 	return len(data) - len(rest)
 }
+
+// Specials is specials for a caller that reads the words of a string
+// itself: the high bit of each lane of x (its first byte lowest) that is
+// not plain string content (see plain); the lowest set lane is exact.
+func Specials(x uint64) uint64 { return specials(x) }
 
 // specials returns, for the eight bytes of x (the first in its low byte),
 // the high bit of each lane that holds a byte that is not plain string
