@@ -763,7 +763,10 @@ func scalarKinds(members []*Type) kindSet {
 			set |= setInteger
 		case m.kind == typeNumber:
 			set |= setInteger | setNumber
-		case m.kind == typeString:
+		case m.kind == typeString && m.enum == nil:
+			// (A string enum's spelling takes more than the kind to tell:
+			// a string is fitted to it, and respelled where it differs
+			// only in case, as where the member stands alone.)
 			set |= setString
 		default:
 			return 0
