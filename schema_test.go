@@ -384,6 +384,12 @@ func TestSchemaKeywords(t *testing.T) {
 			want:   `{"sort": "", "limit": null}`,
 		},
 		{
+			name:   "enum/a member of a union is respelled as alone",
+			schema: `{"type": "object", "properties": {"unit": {"anyOf": [{"type": "string", "enum": ["celsius", "fahrenheit"]}, {"type": "null"}]}}}`,
+			args:   `{"unit": "Celsius"}`,
+			want:   `{"unit": "celsius"}`,
+		},
+		{
 			name:   "const/type inferred",
 			schema: `{"type": "object", "properties": {"confirm": {"const": true}, "version": {"const": 2}, "kind": {"const": "v1"}}}`,
 			args:   `{"confirm": "true", "version": "2", "kind": 1}`,
