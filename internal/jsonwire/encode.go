@@ -185,8 +185,9 @@ func (e *encoder) encode(v any) *Error {
 // nesting deeper than maxDepth, which bounds the walk on a cycle). A
 // float is formatted into a stack buffer, as value formats it: the length
 // of its shortest digits has no cheaper exact answer. As value does, it
-// loops with frames on e.frames (and the entries of maps on e.pairs),
-// above those of the value being written.
+// loops over frames on e.frames (and the entries of maps on e.pairs),
+// above those of the value being written, which a spill leaves open to
+// measure it.
 func (e *encoder) size(v any, depth int) (n int, ok bool) {
 	base, pairsBase := len(e.frames), len(e.pairs)
 	for {
@@ -219,13 +220,12 @@ func (e *encoder) size(v any, depth int) (n int, ok bool) {
 			if len(x) == 0 {
 				break
 			}
-			pb := len(e.pairs)
 			for k, v := range x {
 				n += stringSize(k) + 1
 				e.pairs = append(e.pairs, pair{v: v})
 			}
-			e.push(nil, pb+1, pb)
-			v, depth = e.pairs[pb].v, depth+1
+			e.push(nil, len(x)-1)
+			v, depth = e.popPair().v, depth+1
 			continue
 		case []any:
 			if x == nil {
@@ -239,7 +239,7 @@ func (e *encoder) size(v any, depth int) (n int, ok bool) {
 			if len(x) == 0 {
 				break
 			}
-			e.push(x, 1, 0)
+			e.push(x, 1)
 			v, depth = x[0], depth+1
 			continue
 		default:
@@ -260,13 +260,10 @@ func (e *encoder) size(v any, depth int) (n int, ok bool) {
 					f.next++
 					break
 				}
-			} else {
-				if f.next < len(e.pairs) {
-					v = e.pairs[f.next].v
-					f.next++
-					break
-				}
-				e.popPairs(f.base)
+			} else if f.next > 0 {
+				f.next--
+				v = e.popPair().v
+				break
 			}
 			e.frames = e.frames[:len(e.frames)-1]
 			depth--
@@ -277,7 +274,8 @@ func (e *encoder) size(v any, depth int) (n int, ok bool) {
 // sizeFails closes the frames and entries size opened above base and
 // pairsBase, where the size is not known.
 func (e *encoder) sizeFails(base, pairsBase int) (int, bool) {
-	e.popPairs(pairsBase)
+	e.pairsHigh = max(e.pairsHigh, len(e.pairs))
+	e.pairs = e.pairs[:pairsBase]
 	e.frames = e.frames[:base]
 	return 0, false
 }
@@ -432,10 +430,6 @@ func (e *encoder) release() {
 	clear(e.pairs[:max(e.pairsHigh, len(e.pairs))])
 	clear(e.frames[:e.framesHigh])
 	e.pairs, e.frames = e.pairs[:0], e.frames[:0]
-	// A value nested as deep as DefaultMaxDepth may need twice as many
-	// frames: those of value, and above them those of size, when a spill
-	// measures the value from its deepest level.
-	deep := e.framesHigh > 2*DefaultMaxDepth
 	e.pairsHigh, e.framesHigh = 0, 0
 	switch {
 	case e.mode == direct:
@@ -462,7 +456,7 @@ func (e *encoder) release() {
 	// Let an unusually large value's scratch go; the frames of a value
 	// nested as deep as DefaultMaxDepth are kept, or each such value would
 	// grow them again, and deep ones would cost more per level.
-	if cap(e.first.b) > 2*chunkSize || cap(e.pairs) > 1<<12 || cap(e.chunks) > 1<<10 || deep {
+	if cap(e.first.b) > 2*chunkSize || cap(e.pairs) > 1<<12 || cap(e.chunks) > 1<<10 || cap(e.frames) > 4*DefaultMaxDepth {
 		return
 	}
 	encoderPool.Put(e)
@@ -502,17 +496,18 @@ func (e *encoder) value(v any, depth int) *Error {
 				e.buf = append(e.buf, "{}"...)
 				break
 			}
-			// The entries, sorted, on a shared stack; nested objects
-			// push theirs above.
+			// The entries on a shared stack, sorted last key first, to be
+			// taken from its top; nested objects push theirs above.
 			pb := len(e.pairs)
 			for k, v := range x {
 				e.pairs = append(e.pairs, pair{k, v})
 			}
-			sortPairs(e.pairs[pb:])
-			e.push(nil, pb+1, pb)
-			e.buf = e.appendString(append(e.buf, '{'), e.pairs[pb].k)
+			sortPairsDown(e.pairs[pb:])
+			e.push(nil, len(x)-1)
+			p := e.popPair()
+			e.buf = e.appendString(append(e.buf, '{'), p.k)
 			e.buf = append(e.buf, ':')
-			v, depth = e.pairs[pb].v, depth+1
+			v, depth = p.v, depth+1
 			continue
 		case []any:
 			if x == nil {
@@ -526,7 +521,7 @@ func (e *encoder) value(v any, depth int) *Error {
 				e.buf = append(e.buf, "[]"...)
 				break
 			}
-			e.push(x, 1, 0)
+			e.push(x, 1)
 			e.buf = append(e.buf, '[')
 			v, depth = x[0], depth+1
 			continue
@@ -552,16 +547,15 @@ func (e *encoder) value(v any, depth int) *Error {
 				}
 				e.buf = append(e.buf, ']')
 			} else {
-				if f.next < len(e.pairs) {
-					p := &e.pairs[f.next]
+				if f.next > 0 {
+					f.next--
+					p := e.popPair()
 					e.buf = e.appendString(append(e.buf, ','), p.k)
 					e.buf = append(e.buf, ':')
 					v = p.v
-					f.next++
 					break
 				}
 				e.buf = append(e.buf, '}')
-				e.popPairs(f.base)
 			}
 			e.frames = e.frames[:len(e.frames)-1]
 			depth--
@@ -570,33 +564,38 @@ func (e *encoder) value(v any, depth int) *Error {
 }
 
 // encFrame is an array or object that value has opened: the array's
-// elements, or (a is nil) the object's entries, e.pairs[base:]; next is
-// the index of the entry to write next.
+// elements, next being the index of the one to write next; or (a is nil)
+// an object with next entries left to write, on top of e.pairs.
 type encFrame struct {
-	a          []any
-	next, base int
+	a    []any
+	next int
 }
 
 // push opens a frame. Its fields are stored one by one: a frame stored
 // whole is copied by typedmemmove, whose write barrier, while the GC
-// marks, costs far more than that of its one pointer.
-func (e *encoder) push(a []any, next, base int) {
+// marks, costs far more than that of its one pointer. The frames double
+// as they grow (append grows large slices by a quarter, which allocates
+// five times the final size on the way).
+func (e *encoder) push(a []any, next int) {
 	n := len(e.frames)
 	if n == cap(e.frames) {
-		e.frames = append(e.frames, encFrame{})
+		e.frames = append(make([]encFrame, 0, max(2*n, 16)), e.frames...)
 	}
 	e.frames = e.frames[:n+1]
 	f := &e.frames[n]
-	f.a, f.next, f.base = a, next, base
+	f.a, f.next = a, next
 	e.framesHigh = max(e.framesHigh, n+1)
 }
 
-// popPairs drops e.pairs[base:]. What they point to is cleared once, by
-// release, up to the high-water mark: clearing pointers costs GC write
-// barriers, so once is cheaper than at every object.
-func (e *encoder) popPairs(base int) {
-	e.pairsHigh = max(e.pairsHigh, len(e.pairs))
-	e.pairs = e.pairs[:base]
+// popPair takes the entry on top of e.pairs. What entries point to is
+// cleared once, by release, up to the high-water mark: clearing pointers
+// costs GC write barriers, so once is cheaper than at every entry.
+func (e *encoder) popPair() pair {
+	n := len(e.pairs) - 1
+	e.pairsHigh = max(e.pairsHigh, n+1)
+	p := e.pairs[n]
+	e.pairs = e.pairs[:n]
+	return p
 }
 
 // unwind closes the frames value opened above base, on error.
@@ -664,15 +663,15 @@ func (e *encoder) tooDeep() *Error {
 	return &Error{Kind: Depth, Msg: "nesting deeper than " + strconv.Itoa(e.maxDepth) + " (a cycle?)"}
 }
 
-// sortPairs sorts by key, byte-wise, as encoding/json sorts map keys.
-// Keys are distinct.
-func sortPairs(p []pair) {
+// sortPairsDown sorts by key, byte-wise, last key first: the reverse of
+// the order in which encoding/json writes map keys. Keys are distinct.
+func sortPairsDown(p []pair) {
 	if len(p) > 12 {
-		slices.SortFunc(p, func(a, b pair) int { return strings.Compare(a.k, b.k) })
+		slices.SortFunc(p, func(a, b pair) int { return strings.Compare(b.k, a.k) })
 		return
 	}
 	for i := 1; i < len(p); i++ {
-		for j := i; j > 0 && p[j].k < p[j-1].k; j-- {
+		for j := i; j > 0 && p[j].k > p[j-1].k; j-- {
 			p[j], p[j-1] = p[j-1], p[j]
 		}
 	}
