@@ -80,12 +80,14 @@ func String(v any, maxDepth int) (string, *Error) {
 //   - sized, where the pool has no chunk to give (a first call, or one
 //     after the GC emptied the pools): allocating chunks there would cost
 //     as much again as the text, so instead the exact length of the text
-//     is computed (size, a pass over the value that allocates nothing but
-//     costs about half as much as writing it), and the text is written
-//     where it ends: String's strings.Builder, grown once to that length,
-//     into which buf is flushed every probeSize bytes (streaming); or
-//     Append's dst, grown once, that buf becomes (direct). Such a call
-//     allocates the text and buf, a few KB, and nothing else.
+//     is computed (size, a pass over the value that costs about half as
+//     much as writing it), and the text is written where it ends:
+//     String's strings.Builder, grown once to that length, into which buf
+//     is flushed every probeSize bytes (streaming); or Append's dst, grown
+//     once, that buf becomes (direct). Such a call allocates the text and
+//     buf, a few KB, and nothing else but the frames and map entries of
+//     value and size (32 bytes a level of nesting, 24 an entry of the
+//     maps open), which a deep value needs as it needed goroutine stack.
 //
 // An encoder whose previous value was also longer than probeSize takes
 // the chunks it does not find from the heap instead, and so fills the
