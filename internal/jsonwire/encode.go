@@ -80,12 +80,14 @@ func String(v any, maxDepth int) (string, *Error) {
 //   - sized, where the pool has no chunk to give (a first call, or one
 //     after the GC emptied the pools): allocating chunks there would cost
 //     as much again as the text, so instead the exact length of the text
-//     is computed (size, a pass over the value that allocates nothing but
-//     costs about half as much as writing it), and the text is written
-//     where it ends: String's strings.Builder, grown once to that length,
-//     into which buf is flushed every probeSize bytes (streaming); or
-//     Append's dst, grown once, that buf becomes (direct). Such a call
-//     allocates the text and buf, a few KB, and nothing else.
+//     is computed (size, a pass over the value that costs about half as
+//     much as writing it), and the text is written where it ends:
+//     String's strings.Builder, grown once to that length, into which buf
+//     is flushed every probeSize bytes (streaming); or Append's dst, grown
+//     once, that buf becomes (direct). Such a call allocates the text and
+//     buf, a few KB, and nothing else but the frames and map entries of
+//     value and size (32 bytes a level of nesting, 24 an entry of the
+//     maps open), which a deep value needs as it needed goroutine stack.
 //
 // An encoder whose previous value was also longer than probeSize takes
 // the chunks it does not find from the heap instead, and so fills the
@@ -96,11 +98,15 @@ func String(v any, maxDepth int) (string, *Error) {
 // encoding/json writes, or a json.RawMessage (compacted as written): then
 // chunks are used whatever the pool holds.
 type encoder struct {
-	buf      []byte   // the buffer being written: first's, cur's, or (direct) dst
-	first    chunk    // the encoder's own buffer, the only one most values need
-	cur      *chunk   // the pooled chunk buf belongs to, once first is full
-	chunks   []*chunk // the full buffers, in order, before buf
-	pairs    []pair   // entries of the maps being written, innermost last
+	buf    []byte     // the buffer being written: first's, cur's, or (direct) dst
+	first  chunk      // the encoder's own buffer, the only one most values need
+	cur    *chunk     // the pooled chunk buf belongs to, once first is full
+	chunks []*chunk   // the full buffers, in order, before buf
+	pairs  []pair     // entries of the maps being written, innermost last
+	frames []encFrame // the arrays and objects being written, innermost last
+
+	pairsHigh, framesHigh int // high-water marks of pairs and frames
+
 	maxDepth int
 	badUTF8  bool // a string or key held invalid UTF-8: the value fails
 
@@ -178,56 +184,102 @@ func (e *encoder) encode(v any) *Error {
 // objects, as value writes it, computed without writing it; ok is false
 // where it is not known in advance: for types encoding/json writes, for a
 // json.RawMessage (compacted as written), and for values that fail (NaN,
-// nesting deeper than maxDepth, which bounds the recursion on a cycle).
-// A float is formatted into a stack buffer, as value formats it: the
-// length of its shortest digits has no cheaper exact answer.
+// nesting deeper than maxDepth, which bounds the walk on a cycle). A
+// float is formatted into a stack buffer, as value formats it: the length
+// of its shortest digits has no cheaper exact answer. As value does, it
+// loops over frames on e.frames (and the entries of maps on e.pairs),
+// above those of the value being written, which a spill leaves open to
+// measure it.
 func (e *encoder) size(v any, depth int) (n int, ok bool) {
-	switch v := v.(type) {
-	case nil:
-		return len("null"), true
-	case string:
-		return stringSize(v), true
-	case bool:
-		if v {
-			return len("true"), true
-		}
-		return len("false"), true
-	case float64:
-		return floatSize(v, 64)
-	case map[string]any:
-		if v == nil {
-			return len("null"), true
-		}
-		if depth >= e.maxDepth {
-			return 0, false
-		}
-		n = 2 + max(len(v)-1, 0) // braces and commas
-		for k, x := range v {
-			m, ok := e.size(x, depth+1)
-			if !ok {
-				return 0, false
+	base, pairsBase := len(e.frames), len(e.pairs)
+	for {
+		switch x := v.(type) {
+		case nil:
+			n += len("null")
+		case string:
+			n += stringSize(x)
+		case bool:
+			if x {
+				n += len("true")
+			} else {
+				n += len("false")
 			}
-			n += stringSize(k) + 1 + m
-		}
-		return n, true
-	case []any:
-		if v == nil {
-			return len("null"), true
-		}
-		if depth >= e.maxDepth {
-			return 0, false
-		}
-		n = 2 + max(len(v)-1, 0) // brackets and commas
-		for _, x := range v {
-			m, ok := e.size(x, depth+1)
+		case float64:
+			m, ok := floatSize(x, 64)
 			if !ok {
-				return 0, false
+				return e.sizeFails(base, pairsBase)
+			}
+			n += m
+		case map[string]any:
+			if x == nil {
+				n += len("null")
+				break
+			}
+			if depth >= e.maxDepth {
+				return e.sizeFails(base, pairsBase)
+			}
+			n += 2 + max(len(x)-1, 0) // braces and commas
+			if len(x) == 0 {
+				break
+			}
+			for k, v := range x {
+				n += stringSize(k) + 1
+				e.pairs = append(e.pairs, pair{v: v})
+			}
+			e.push(nil, len(x)-1)
+			v, depth = e.popPair().v, depth+1
+			continue
+		case []any:
+			if x == nil {
+				n += len("null")
+				break
+			}
+			if depth >= e.maxDepth {
+				return e.sizeFails(base, pairsBase)
+			}
+			n += 2 + max(len(x)-1, 0) // brackets and commas
+			if len(x) == 0 {
+				break
+			}
+			e.push(x, 1)
+			v, depth = x[0], depth+1
+			continue
+		default:
+			m, ok := otherSize(x)
+			if !ok {
+				return e.sizeFails(base, pairsBase)
 			}
 			n += m
 		}
-		return n, true
+		for {
+			if len(e.frames) == base {
+				return n, true
+			}
+			f := &e.frames[len(e.frames)-1]
+			if f.a != nil {
+				if f.next < len(f.a) {
+					v = f.a[f.next]
+					f.next++
+					break
+				}
+			} else if f.next > 0 {
+				f.next--
+				v = e.popPair().v
+				break
+			}
+			e.frames = e.frames[:len(e.frames)-1]
+			depth--
+		}
 	}
-	return otherSize(v)
+}
+
+// sizeFails closes the frames and entries size opened above base and
+// pairsBase, where the size is not known.
+func (e *encoder) sizeFails(base, pairsBase int) (int, bool) {
+	e.pairsHigh = max(e.pairsHigh, len(e.pairs))
+	e.pairs = e.pairs[:pairsBase]
+	e.frames = e.frames[:base]
+	return 0, false
 }
 
 // otherSize is size for the types other writes.
@@ -377,8 +429,10 @@ func (e *encoder) sized() {
 }
 
 func (e *encoder) release() {
-	clear(e.pairs)
-	e.pairs = e.pairs[:0]
+	clear(e.pairs[:max(e.pairsHigh, len(e.pairs))])
+	clear(e.frames[:e.framesHigh])
+	e.pairs, e.frames = e.pairs[:0], e.frames[:0]
+	e.pairsHigh, e.framesHigh = 0, 0
 	switch {
 	case e.mode == direct:
 		// buf is the caller's; first.b was kept when it took over.
@@ -401,36 +455,159 @@ func (e *encoder) release() {
 	e.buf, e.root, e.dst = nil, nil, nil
 	e.out = strings.Builder{}
 	e.toString = false
-	if cap(e.first.b) > 2*chunkSize || cap(e.pairs) > 1<<12 || cap(e.chunks) > 1<<10 {
-		return // let an unusually large value's scratch go
+	// Let an unusually large value's scratch go; the frames of a value
+	// nested as deep as DefaultMaxDepth are kept, or each such value would
+	// grow them again, and deep ones would cost more per level.
+	if cap(e.first.b) > 2*chunkSize || cap(e.pairs) > 1<<12 || cap(e.chunks) > 1<<10 || cap(e.frames) > 4*DefaultMaxDepth {
+		return
 	}
 	encoderPool.Put(e)
 }
 
-// value writes v, which is inside depth open arrays and objects.
+// value writes v, which is inside depth open arrays and objects. It
+// loops rather than recursing, with a frame of its own for each open
+// array and object on e.frames: a Go stack frame per level would make a
+// deep value cost more per level than a shallow one (the stack grown by
+// copying, scanned by the GC, and, thousands of levels deep, megabytes
+// beyond the caches: BenchmarkDepth).
 func (e *encoder) value(v any, depth int) *Error {
-	switch v := v.(type) {
-	case nil:
-		e.buf = append(e.buf, "null"...)
-	case string:
-		e.string(v)
-	case bool:
-		e.buf = strconv.AppendBool(e.buf, v)
-	case float64:
-		return e.float(v, 64)
-	case map[string]any:
-		return e.object(v, depth)
-	case []any:
-		return e.array(v, depth)
-	default:
-		return e.other(v)
+	base := len(e.frames)
+	for {
+		// Write v; an array or object with entries is opened, and v
+		// becomes its first.
+		switch x := v.(type) {
+		case nil:
+			e.buf = append(e.buf, "null"...)
+		case string:
+			e.string(x)
+		case bool:
+			e.buf = strconv.AppendBool(e.buf, x)
+		case float64:
+			if err := e.float(x, 64); err != nil {
+				return e.unwind(base, err)
+			}
+		case map[string]any:
+			if x == nil {
+				e.buf = append(e.buf, "null"...)
+				break
+			}
+			if depth >= e.maxDepth {
+				return e.unwind(base, e.tooDeep())
+			}
+			if len(x) == 0 {
+				e.buf = append(e.buf, "{}"...)
+				break
+			}
+			// The entries on a shared stack, sorted last key first, to be
+			// taken from its top; nested objects push theirs above.
+			pb := len(e.pairs)
+			for k, v := range x {
+				e.pairs = append(e.pairs, pair{k, v})
+			}
+			sortPairsDown(e.pairs[pb:])
+			e.push(nil, len(x)-1)
+			p := e.popPair()
+			e.buf = e.appendString(append(e.buf, '{'), p.k)
+			e.buf = append(e.buf, ':')
+			v, depth = p.v, depth+1
+			continue
+		case []any:
+			if x == nil {
+				e.buf = append(e.buf, "null"...)
+				break
+			}
+			if depth >= e.maxDepth {
+				return e.unwind(base, e.tooDeep())
+			}
+			if len(x) == 0 {
+				e.buf = append(e.buf, "[]"...)
+				break
+			}
+			e.push(x, 1)
+			e.buf = append(e.buf, '[')
+			v, depth = x[0], depth+1
+			continue
+		default:
+			if err := e.other(x); err != nil {
+				return e.unwind(base, err)
+			}
+		}
+		// v is written: go on to the next entry of the innermost open
+		// array or object, closing those that have none left.
+		for {
+			if len(e.frames) == base {
+				return nil
+			}
+			e.spill()
+			f := &e.frames[len(e.frames)-1]
+			if f.a != nil {
+				if f.next < len(f.a) {
+					e.buf = append(e.buf, ',')
+					v = f.a[f.next]
+					f.next++
+					break
+				}
+				e.buf = append(e.buf, ']')
+			} else {
+				if f.next > 0 {
+					f.next--
+					p := e.popPair()
+					e.buf = e.appendString(append(e.buf, ','), p.k)
+					e.buf = append(e.buf, ':')
+					v = p.v
+					break
+				}
+				e.buf = append(e.buf, '}')
+			}
+			e.frames = e.frames[:len(e.frames)-1]
+			depth--
+		}
 	}
-	return nil
+}
+
+// encFrame is an array or object that value has opened: the array's
+// elements, next being the index of the one to write next; or (a is nil)
+// an object with next entries left to write, on top of e.pairs.
+type encFrame struct {
+	a    []any
+	next int
+}
+
+// push opens a frame. Its fields are stored one by one: a frame stored
+// whole is copied by typedmemmove, whose write barrier, while the GC
+// marks, costs far more than that of its one pointer. The frames double
+// as they grow (append grows large slices by a quarter, which allocates
+// five times the final size on the way).
+func (e *encoder) push(a []any, next int) {
+	n := len(e.frames)
+	if n == cap(e.frames) {
+		e.frames = append(make([]encFrame, 0, max(2*n, 16)), e.frames...)
+	}
+	e.frames = e.frames[:n+1]
+	f := &e.frames[n]
+	f.a, f.next = a, next
+	e.framesHigh = max(e.framesHigh, n+1)
+}
+
+// popPair takes the entry on top of e.pairs. What entries point to is
+// cleared once, by release, up to the high-water mark: clearing pointers
+// costs GC write barriers, so once is cheaper than at every entry.
+func (e *encoder) popPair() pair {
+	n := len(e.pairs) - 1
+	e.pairsHigh = max(e.pairsHigh, n+1)
+	p := e.pairs[n]
+	e.pairs = e.pairs[:n]
+	return p
+}
+
+// unwind closes the frames value opened above base, on error.
+func (e *encoder) unwind(base int, err *Error) *Error {
+	e.frames = e.frames[:base]
+	return err
 }
 
 // other is value for the types encoding/json never decodes into. It is
-// out of line so that value, a frame of every level of a deep value (with
-// array or object), stays small.
+// out of line so that value stays small.
 //
 //go:noinline
 func (e *encoder) other(v any) *Error {
@@ -488,106 +665,15 @@ func (e *encoder) tooDeep() *Error {
 	return &Error{Kind: Depth, Msg: "nesting deeper than " + strconv.Itoa(e.maxDepth) + " (a cycle?)"}
 }
 
-func (e *encoder) array(a []any, depth int) *Error {
-	if a == nil {
-		e.buf = append(e.buf, "null"...)
-		return nil
-	}
-	if depth >= e.maxDepth {
-		return e.tooDeep()
-	}
-	e.buf = append(e.buf, '[')
-	for i, v := range a {
-		if i > 0 {
-			e.buf = append(e.buf, ',')
-		}
-		if err := e.value(v, depth+1); err != nil {
-			return err
-		}
-		e.spill()
-	}
-	e.buf = append(e.buf, ']')
-	return nil
-}
-
-func (e *encoder) object(m map[string]any, depth int) *Error {
-	if m == nil {
-		e.buf = append(e.buf, "null"...)
-		return nil
-	}
-	if depth >= e.maxDepth {
-		return e.tooDeep()
-	}
-	switch len(m) {
-	case 0:
-		e.buf = append(e.buf, "{}"...)
-		return nil
-	case 1:
-		for k, v := range m {
-			e.buf = e.appendString(append(e.buf, '{'), k)
-			e.buf = append(e.buf, ':')
-			if err := e.value(v, depth+1); err != nil {
-				return err
-			}
-		}
-		e.buf = append(e.buf, '}')
-		return nil
-	}
-	if len(m) <= len(smallObject{}) {
-		return e.smallObject(m, depth)
-	}
-	// Sort the entries on a shared stack; nested objects push theirs above.
-	base := len(e.pairs)
-	for k, v := range m {
-		e.pairs = append(e.pairs, pair{k, v})
-	}
-	err := e.entries(e.pairs[base:], depth)
-	clear(e.pairs[base:])
-	e.pairs = e.pairs[:base]
-	return err
-}
-
-type smallObject [16]pair
-
-// smallObject sorts the entries of a small map in an array on the Go stack,
-// which, unlike a heap buffer, costs no GC write barriers.
-func (e *encoder) smallObject(m map[string]any, depth int) *Error {
-	var buf smallObject
-	p := buf[:0]
-	for k, v := range m {
-		p = append(p, pair{k, v})
-	}
-	return e.entries(p, depth)
-}
-
-// entries sorts p and writes it as an object.
-func (e *encoder) entries(p []pair, depth int) *Error {
-	sortPairs(p)
-	e.buf = append(e.buf, '{')
-	for i := range p {
-		if i > 0 {
-			e.buf = append(e.buf, ',')
-		}
-		e.buf = e.appendString(e.buf, p[i].k)
-		e.buf = append(e.buf, ':')
-		if err := e.value(p[i].v, depth+1); err != nil {
-			return err
-		}
-		e.spill()
-	}
-	e.buf = append(e.buf, '}')
-	return nil
-}
-
-// sortPairs sorts by key, byte-wise, as encoding/json sorts map keys.
-// Keys are distinct.
-func sortPairs(p []pair) {
+// sortPairsDown sorts by key, byte-wise, last key first: the reverse of
+// the order in which encoding/json writes map keys. Keys are distinct.
+func sortPairsDown(p []pair) {
 	if len(p) > 12 {
-		slices.SortFunc(p, func(a, b pair) int { return strings.Compare(a.k, b.k) })
+		slices.SortFunc(p, func(a, b pair) int { return strings.Compare(b.k, a.k) })
 		return
 	}
 	for i := 1; i < len(p); i++ {
-		for j := i; j > 0 && p[j].k < p[j-1].k; j-- {
+		for j := i; j > 0 && p[j].k > p[j-1].k; j-- {
 			p[j], p[j-1] = p[j-1], p[j]
 		}
 	}
