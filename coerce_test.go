@@ -779,6 +779,33 @@ func TestErrorMessage(t *testing.T) {
 	}
 }
 
+// TestErrorMessageOneLine: a key is the arguments' to choose, so a path
+// that holds a line break, another rune that does not print, or invalid
+// UTF-8 is quoted in the message, which stays one line per error; a
+// printable key is shown as it is.
+func TestErrorMessageOneLine(t *testing.T) {
+	for _, c := range []struct{ key, want string }{
+		{"b", `coerce: /b: `},
+		{"é ü", `coerce: /é ü: `},
+		{"x\ncoerce: /y", `coerce: "/x\ncoerce: ~1y": `},
+		{"x\ny", `coerce: "/x\ny": `},
+		{"\u2028", `coerce: "/\u2028": `},
+		{"\xff", `coerce: "/\xff": `},
+		{"\x7f", `coerce: "/\x7f": `},
+	} {
+		_, err := ToDeclared(map[string]any{c.key: "x"}, "dict[str, int]")
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("key %q: error %q, want one line that starts %q", c.key, err, c.want)
+		}
+		checkErrorContract(t, err)
+		if text := Feedback(err); strings.Count(text, "\n") != strings.Count(Feedback(errOtherKey), "\n") {
+			t.Errorf("key %q: the feedback has more lines than for a plain key:\n%s", c.key, text)
+		}
+	}
+}
+
+var _, errOtherKey = ToDeclared(map[string]any{"b": "x"}, "dict[str, int]")
+
 // TestSentinels checks that each sentinel is used where the README says it
 // applies, one representative each.
 func TestSentinels(t *testing.T) {

@@ -71,7 +71,7 @@ func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("coerce: ")
 	if e.Path != "" {
-		b.WriteString(e.Path)
+		b.WriteString(showPath(e.Path))
 		b.WriteString(": ")
 	}
 	if e.Declared != "" {
@@ -96,6 +96,26 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// showPath is a JSON Pointer as messages show it: as it is, or quoted as
+// a Go string when it holds a rune that does not print (a control
+// character, a line separator) or invalid UTF-8. Keys come from the
+// arguments, and a key holding a line break must not start a line of its
+// own in an error, a log or the feedback a model reads.
+func showPath(path string) string {
+	for i := 0; i < len(path); {
+		if c := path[i]; c >= 0x20 && c < 0x7f {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(path[i:])
+		if r == utf8.RuneError && n == 1 || !strconv.IsPrint(r) {
+			return strconv.Quote(path)
+		}
+		i += n
+	}
+	return path
+}
 
 // describe names a value's kind for an error message, with a short excerpt of
 // scalars so that the message alone identifies the culprit.

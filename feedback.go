@@ -180,7 +180,7 @@ func fbPathWords(path string) string {
 	if path == "" {
 		return "the arguments"
 	}
-	return path
+	return showPath(path)
 }
 
 // declared is the type declared at e's path: from the schema if there is
@@ -794,7 +794,7 @@ func Notice(changes []Change) string {
 		if what == "" {
 			continue
 		}
-		name := "`" + strings.TrimPrefix(c.Path, "/") + "`"
+		name := "`" + strings.TrimPrefix(showPath(c.Path), "/") + "`"
 		if c.Path == "" {
 			name = "the arguments"
 		}

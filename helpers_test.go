@@ -736,7 +736,8 @@ var allSentinels = []error{ErrSyntax, ErrKind, ErrPrecision, ErrUnknownType, Err
 //     errors.Is finds it through the whole error;
 //   - each Path is a JSON Pointer, and the paths come in path order
 //     (inPathOrder);
-//   - each message is "coerce: ", the Path and ": " when there is one, and
+//   - each message is "coerce: ", the Path (quoted where it holds a rune
+//     that does not print, see showPath) and ": " when there is one, and
 //     lowercase text that starts "want <Declared>, found " when Declared
 //     is set, without a final period or newline; the whole error's
 //     message is these messages, one a line.
@@ -792,7 +793,7 @@ func checkErrorContract(t testing.TB, err error) []*Error {
 			continue
 		}
 		if e.Path != "" {
-			rest, ok = strings.CutPrefix(rest, e.Path+": ")
+			rest, ok = strings.CutPrefix(rest, showPath(e.Path)+": ")
 			if !ok {
 				t.Errorf("error %q does not name its path %q after \"coerce: \"", msg, e.Path)
 			}
