@@ -373,46 +373,19 @@ func shortWord(name string) (uint64, bool) {
 	return w, true
 }
 
-// buildShort fills the short table of ix from props, trying a few
-// multipliers for one that sends no two names to one slot; the last one
-// tried stays if none does (a lookup then probes a slot or two more).
+// buildShort fills the short table of ix from props (see placeAll).
 func (ix *propIndex) buildShort(props map[string]*Type) {
-	var ws []uint64
-	var ts []*Type
+	var slots []shortSlot
 	for name, t := range props {
 		if w, ok := shortWord(name); ok {
-			ws = append(ws, w)
-			ts = append(ts, t)
+			slots = append(slots, shortSlot{w, t})
 		}
 	}
-	size, lg := 2, 1
-	for size < 2*len(ws) {
-		size, lg = size*2, lg+1
-	}
-	ix.short = make([]shortSlot, size)
-	ix.shortShift = uint8(64 - lg)
-	mul := uint64(0x9e3779b97f4a7c15)
-	for try := 0; ; try++ {
-		ix.shortMul = mul | 1
-		clear(ix.short)
-		collided := false
-		for k, w := range ws {
-			i := (w * ix.shortMul) >> ix.shortShift
-			for ix.short[i].t != nil {
-				i = (i + 1) & uint64(size-1)
-				collided = true
-			}
-			ix.short[i] = shortSlot{w, ts[k]}
-		}
-		if !collided || try == 16 {
-			return
-		}
-		mul = (mul ^ mul>>31) * 0xbf58476d1ce4e5b9 // the next candidate (splitmix64's mix)
-	}
+	ix.short, ix.shortMul, ix.shortShift = placeAll(slots, func(s shortSlot) uint64 { return s.w })
 }
 
 // buildMedium fills the medium table of ix from props as buildShort does
-// the short one.
+// the short one; it stays nil when no name is of medium length.
 func (ix *propIndex) buildMedium(props map[string]*Type) {
 	var slots []mediumSlot
 	for name, t := range props {
@@ -423,29 +396,46 @@ func (ix *propIndex) buildMedium(props map[string]*Type) {
 	if len(slots) == 0 {
 		return
 	}
+	ix.medium, ix.mediumMul, ix.mediumShift = placeAll(slots, func(s mediumSlot) uint64 { return s.w ^ s.w2*0xbf58476d1ce4e5b9 })
+}
+
+// A tableSlot is a slot of the short or medium table.
+type tableSlot interface {
+	used() bool // whether it holds a property
+}
+
+func (s shortSlot) used() bool  { return s.t != nil }
+func (s mediumSlot) used() bool { return s.t != nil }
+
+// placeAll lays slots out in a table of a power of two at least twice as
+// many slots (at least two), each at the slot that the top bits of its
+// hash times a multiplier pick, or the next free one after it. It tries a
+// few multipliers for one that sends no two slots to one place; the last
+// one tried stays if none does (a lookup then probes a slot or two more).
+func placeAll[S tableSlot](slots []S, hash func(S) uint64) (table []S, mul uint64, shift uint8) {
 	size, lg := 2, 1
 	for size < 2*len(slots) {
 		size, lg = size*2, lg+1
 	}
-	ix.medium = make([]mediumSlot, size)
-	ix.mediumShift = uint8(64 - lg)
-	mul := uint64(0x9e3779b97f4a7c15)
+	table = make([]S, size)
+	shift = uint8(64 - lg)
+	next := uint64(0x9e3779b97f4a7c15)
 	for try := 0; ; try++ {
-		ix.mediumMul = mul | 1
-		clear(ix.medium)
+		mul = next | 1
+		clear(table)
 		collided := false
 		for _, sl := range slots {
-			i := ((sl.w ^ sl.w2*0xbf58476d1ce4e5b9) * ix.mediumMul) >> ix.mediumShift
-			for ix.medium[i].t != nil {
+			i := (hash(sl) * mul) >> shift
+			for table[i].used() {
 				i = (i + 1) & uint64(size-1)
 				collided = true
 			}
-			ix.medium[i] = sl
+			table[i] = sl
 		}
 		if !collided || try == 16 {
-			return
+			return table, mul, shift
 		}
-		mul = (mul ^ mul>>31) * 0xbf58476d1ce4e5b9
+		next = (next ^ next>>31) * 0xbf58476d1ce4e5b9 // the next candidate (splitmix64's mix)
 	}
 }
 

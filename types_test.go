@@ -404,6 +404,25 @@ func TestTypeAccessors(t *testing.T) {
 	}
 }
 
+// manyPropNames are more names than the index's multiplier tries can
+// place without a collision: short ones and medium ones.
+func manyPropNames() []string {
+	var many []string
+	for i := range 300 {
+		many = append(many, fmt.Sprintf("p%d", i), fmt.Sprintf("long_name_%d", i))
+	}
+	return many
+}
+
+// propIndexOf is the property index of integer properties by these names.
+func propIndexOf(names []string) (map[string]*Type, *propIndex) {
+	props := map[string]*Type{}
+	for i, n := range names {
+		props[n] = &Type{kind: typeInteger, name: fmt.Sprint(i)}
+	}
+	return props, newPropIndex(props)
+}
+
 // The short table of a property index finds every property whose name
 // jsonwire.ShortKey can read, and nothing else, whatever the names and
 // however many (the multiplier tries run out past a few dozen names).
@@ -413,17 +432,8 @@ func TestPropIndexShort(t *testing.T) {
 		{"s0", "k0", "s1", "k1", "s2", "k2", "s3", "k3", "s4", "k4"},
 		{"é", "a\"b", `a\b`, "tab\t", "ninechars", "eightchr", "x"},
 	}
-	var many []string
-	for i := range 300 {
-		many = append(many, fmt.Sprintf("p%d", i), fmt.Sprintf("long_name_%d", i))
-	}
-	sets = append(sets, many)
-	for _, names := range sets {
-		props := map[string]*Type{}
-		for i, n := range names {
-			props[n] = &Type{kind: typeInteger, name: fmt.Sprint(i)}
-		}
-		ix := newPropIndex(props)
+	for _, names := range append(sets, manyPropNames()) {
+		props, ix := propIndexOf(names)
 		for _, n := range names {
 			w, ok := shortWord(n)
 			if want := len(n) <= 8 && !strings.ContainsAny(n, "\"\\\t") && n != "é"; ok != want {
@@ -454,17 +464,8 @@ func TestPropIndexMedium(t *testing.T) {
 		{"server_name", "path_params", "group_by", "limit"},
 		{"ninechars", "sixteen_chars_xy", "seventeen_chars_x", "eightchr", "nine\\char", "ninechaé!"},
 	}
-	var many []string
-	for i := range 300 {
-		many = append(many, fmt.Sprintf("p%d", i), fmt.Sprintf("long_name_%d", i))
-	}
-	sets = append(sets, many)
-	for _, names := range sets {
-		props := map[string]*Type{}
-		for i, n := range names {
-			props[n] = &Type{kind: typeInteger, name: fmt.Sprint(i)}
-		}
-		ix := newPropIndex(props)
+	for _, names := range append(sets, manyPropNames()) {
+		props, ix := propIndexOf(names)
 		for _, n := range names {
 			w, w2, ok := mediumWords(n)
 			if want := len(n) > 8 && len(n) <= 16 && !strings.ContainsAny(n, "\"\\\t") && !strings.Contains(n, "é"); ok != want {
