@@ -69,32 +69,22 @@ var (
 const maxCachedGoTypes = 4096
 
 var goTypeCache struct {
-	m    sync.Map // reflect.Type -> *goTypeEntry
-	n    atomic.Int32
-	last atomic.Pointer[goTypeEntry] // the one found last, found without hashing
-}
-
-type goTypeEntry struct {
-	rt reflect.Type
-	t  *Type
+	m sync.Map // reflect.Type -> *Type
+	n atomic.Int32
 }
 
 // goType returns the Type of values that encoding/json decodes into rt.
 // The Type is shared: it must not change.
 func goType(rt reflect.Type) *Type {
-	if e := goTypeCache.last.Load(); e != nil && e.rt == rt {
-		return e.t
-	}
-	if e, ok := goTypeCache.m.Load(rt); ok {
-		goTypeCache.last.Store(e.(*goTypeEntry))
-		return e.(*goTypeEntry).t
+	if t, ok := goTypeCache.m.Load(rt); ok {
+		return t.(*Type)
 	}
 	b := goTypes{seen: map[reflect.Type]*Type{}}
 	t := b.typeOf(rt)
 	seal(t)
 	if goTypeCache.n.Load() < maxCachedGoTypes {
-		if prev, loaded := goTypeCache.m.LoadOrStore(rt, &goTypeEntry{rt, t}); loaded {
-			return prev.(*goTypeEntry).t
+		if prev, loaded := goTypeCache.m.LoadOrStore(rt, t); loaded {
+			return prev.(*Type)
 		}
 		goTypeCache.n.Add(1)
 	}

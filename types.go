@@ -1134,23 +1134,13 @@ const (
 )
 
 var typeCache struct {
-	m            sync.Map // string → *typeEntry
+	m            sync.Map // string → *Type
 	count, bytes atomic.Int64
-	last         atomic.Pointer[typeEntry] // the one found last, found without hashing
-}
-
-type typeEntry struct {
-	expr string
-	t    *Type
 }
 
 func cachedType(expr string) (*Type, error) {
-	if e := typeCache.last.Load(); e != nil && e.expr == expr {
-		return e.t, nil
-	}
-	if e, ok := typeCache.m.Load(expr); ok {
-		typeCache.last.Store(e.(*typeEntry))
-		return e.(*typeEntry).t, nil
+	if t, ok := typeCache.m.Load(expr); ok {
+		return t.(*Type), nil
 	}
 	t, err := ParseType(expr)
 	if err != nil {
@@ -1163,8 +1153,7 @@ func cachedType(expr string) (*Type, error) {
 		typeCache.bytes.Add(-int64(len(expr)))
 		return t, nil
 	}
-	expr = strings.Clone(expr)
-	if _, loaded := typeCache.m.LoadOrStore(expr, &typeEntry{expr, t}); loaded {
+	if _, loaded := typeCache.m.LoadOrStore(strings.Clone(expr), t); loaded {
 		typeCache.count.Add(-1)
 		typeCache.bytes.Add(-int64(len(expr)))
 	}

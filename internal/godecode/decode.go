@@ -34,7 +34,6 @@ import (
 	"reflect"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -154,18 +153,12 @@ type topDec struct {
 	fn func(d *decoder, p reflect.Value) bool
 }
 
-var (
-	tops    sync.Map // reflect.Type → *topDec
-	lastTop atomic.Pointer[topDec]
-)
+var tops sync.Map // reflect.Type → *topDec
 
-// topFor returns Into's decoder for pointer type pt. The one used last is
-// kept aside, found without hashing: a program decodes the same type
-// call after call.
+// topFor returns Into's decoder for pointer type pt, compiled once per
+// type. After that it is a read: no call writes shared state, so calls on
+// many goroutines do not contend.
 func topFor(pt reflect.Type) *topDec {
-	if td := lastTop.Load(); td != nil && td.pt == pt {
-		return td
-	}
 	v, ok := tops.Load(pt)
 	if !ok {
 		td := &topDec{pt: pt}
@@ -177,9 +170,7 @@ func topFor(pt reflect.Type) *topDec {
 		}
 		v, _ = tops.LoadOrStore(pt, td)
 	}
-	td := v.(*topDec)
-	lastTop.Store(td)
-	return td
+	return v.(*topDec)
 }
 
 // decoderFor returns the decoder of values of type t; addr says the value
