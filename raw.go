@@ -117,7 +117,7 @@ func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, err
 	w.ensure()
 	w.data, w.dataStart, w.dataEnd = args, start, end
 	work := w.work
-	out, err, again := w.rawMembers(args, start, params)
+	out, again, err := w.rawMembers(args, start, params)
 	if again {
 		// The work of the walk given up still counts for the call's tally,
 		// as bytes scanned; the budget starts where it did.
@@ -126,14 +126,14 @@ func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, err
 		w.types, w.res, w.cands, w.leaves = w.types[:0], w.res[:0], w.cands[:0], w.leaves[:0]
 		w.knowSuperseded()
 		w.restart = false
-		out, err, _ = w.rawMembers(args, start, params)
+		out, _, err = w.rawMembers(args, start, params)
 	}
 	return out, err
 }
 
 // rawMembers is one walk of rawArgs; again reports that it must start
 // over, knowing the repeated keys.
-func (w *walker) rawMembers(args []byte, start int, params *Type) (out []byte, err error, again bool) {
+func (w *walker) rawMembers(args []byte, start int, params *Type) (out []byte, again bool, err error) {
 	w.out, w.pos, w.top = nil, 0, w.topKeys[:0]
 	var fail *failure
 	var chg *changes
@@ -146,7 +146,7 @@ func (w *walker) rawMembers(args []byte, start int, params *Type) (out []byte, e
 			if escaped || len(w.top) == cap(w.top) {
 				// Keys with escapes, or many of them: the pre-pass.
 				if w.knowSuperseded(); w.restart {
-					return nil, nil, true
+					return nil, true, nil
 				}
 			} else {
 				// Keys are compared only when one with the same length
@@ -156,7 +156,7 @@ func (w *walker) rawMembers(args []byte, start int, params *Type) (out []byte, e
 				if seen&bit != 0 {
 					for _, k := range w.top {
 						if sameKey(args, k, key) {
-							return nil, nil, true // an earlier occurrence was evaluated
+							return nil, true, nil // an earlier occurrence was evaluated
 						}
 					}
 				}
@@ -177,7 +177,7 @@ func (w *walker) rawMembers(args []byte, start int, params *Type) (out []byte, e
 			var r result
 			hi, r = w.rawInto(lo, ft, 1)
 			if w.restart {
-				return nil, nil, true
+				return nil, true, nil
 			}
 			if w.limit != nil {
 				e := *w.limit
@@ -185,10 +185,10 @@ func (w *walker) rawMembers(args []byte, start int, params *Type) (out []byte, e
 					if !w.superKnown {
 						// A later key might repeat one evaluated already,
 						// and change how much work the walk takes.
-						return nil, nil, true
+						return nil, true, nil
 					}
 					e.Declared, e.Value = "object", json.RawMessage(args)
-					return args, &e, false
+					return args, false, &e
 				}
 				hi, _ = jsonwire.Skip(args, lo, 0, 1<<30)
 				e.Declared, e.Value = ft.String(), json.RawMessage(args[lo:hi])
@@ -213,9 +213,9 @@ func (w *walker) rawMembers(args []byte, start int, params *Type) (out []byte, e
 	}
 	w.report(chg, "")
 	if fail != nil {
-		return out, render(fail, ""), false
+		return out, false, render(fail, "")
 	}
-	return out, nil, false
+	return out, false, nil
 }
 
 // knowSuperseded runs the pre-pass that finds the keys given again later in
