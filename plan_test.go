@@ -334,6 +334,48 @@ func TestRefByIDInTheSameDocument(t *testing.T) {
 	}
 }
 
+// Defect 13: a property with const or enum that tells objects apart is
+// compared with them after its own coercion, the rule of enums included
+// (README, "Schemas"): "Square" chooses the square member and is respelled,
+// whether the object is a map, JSON text, or JSON text in a string. The
+// fitter compared "Square" as it is, found no candidate, and kept the map
+// as fitting the circle. With the rule off, "Square" chooses nothing and
+// the value stays as it came, on every path.
+func TestDiscriminatorIsReadAfterTheRuleOfEnums(t *testing.T) {
+	const schema = `{"type":"object","properties":{"shape":{"anyOf":[
+		{"type":"object","properties":{"kind":{"type":"string","enum":["circle"]},"r":{"type":"number"}}},
+		{"type":"object","properties":{"kind":{"const":"square"},"side":{"type":"number"}}}]}}}`
+	for _, c := range []struct {
+		opts     Options
+		in, want string
+	}{
+		{Options{}, `{"shape":{"kind":"Square","side":"2"}}`, `{"shape":{"kind":"square","side":2}}`},
+		{Options{}, `{"shape":{"kind":"CIRCLE","r":"2"}}`, `{"shape":{"kind":"circle","r":2}}`},
+		{Options{}, `{"shape":"{\"kind\":\"Square\",\"side\":\"2\"}"}`, `{"shape":{"kind":"square","side":2}}`},
+		{Options{}, `{"shape":{"kind":"square","side":2}}`, `{"shape":{"kind":"square","side":2}}`},
+		{Options{ExactEnums: true}, `{"shape":{"kind":"Square","side":"2"}}`, `{"shape":{"kind":"Square","side":"2"}}`},
+		{Options{StructuredOnly: true}, `{"shape":{"kind":"Square","side":"2"}}`, `{"shape":{"kind":"Square","side":"2"}}`},
+	} {
+		s := mustSchema(t, c.opts, schema)
+		var args map[string]any
+		if err := json.Unmarshal([]byte(c.in), &args); err != nil {
+			t.Fatal(err)
+		}
+		var want map[string]any
+		if err := json.Unmarshal([]byte(c.want), &want); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Coerce(args)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%+v: Coerce(%s) = %v, %v; want %s", c.opts, c.in, got, err, c.want)
+		}
+		raw, err := s.CoerceJSON([]byte(c.in))
+		if err != nil || string(raw) != c.want {
+			t.Errorf("%+v: CoerceJSON(%s) = %s, %v; want %s", c.opts, c.in, raw, err, c.want)
+		}
+	}
+}
+
 // BFCL's function schemas use the type names of Python: ParseSchema reads
 // them as ToDeclared does.
 func TestSchemasUseTheTypeNamesToDeclaredKnows(t *testing.T) {
