@@ -250,14 +250,13 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 		r := w.one(v, ft, 1, false)
 		w.settleResult(&r, v, ft)
 		if w.limit != nil {
-			e := *w.limit
 			if w.stopAll {
 				// Where the budget runs out depends on the order Go
 				// iterates args in: the error is the call's, not a
 				// parameter's.
-				e.Value = args
-				return args, &e
+				return args, w.callLimit(args)
 			}
+			e := *w.limit
 			e.Declared, e.Value = ft.String(), v
 			w.limit = nil
 			r = result{state: failed, fail: leafFailure(e)}
