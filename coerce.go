@@ -239,6 +239,9 @@ func (o Options) plainText(s string, t *Type) (any, error) {
 func (w *walker) finish(value any, t *Type, r result) (any, error) {
 	w.settleResult(&r, value, t)
 	if w.limit != nil {
+		if w.stopAll {
+			return value, w.callLimit(value)
+		}
 		e := *w.limit
 		e.Declared, e.Value = t.String(), value
 		return value, &e

@@ -603,7 +603,7 @@ func keysOf(v any, t *Type) keys {
 		if pt == nil || pt.enum == nil {
 			continue
 		}
-		if !fitScalarOrNull(e, pt) {
+		if !fitScalarOrNull(e, pt) || respellable(e, pt) {
 			unsure = true
 		} else if !enumHas(pt.enum, e) {
 			return 0
@@ -613,6 +613,14 @@ func keysOf(v any, t *Type) keys {
 		return keysUnsure
 	}
 	return keysSat | keysAsIs
+}
+
+// respellable reports whether the rule of enums may make v one of t's
+// values: then v is to be compared with them only after coercion, which
+// knows whether the rule is on (Options.ExactEnums).
+func respellable(v any, t *Type) bool {
+	s, ok := v.(string)
+	return ok && enumRespelling(t, s) != ""
 }
 
 // fitScalarOrNull reports whether v fits t for the purpose of comparing it
@@ -1539,7 +1547,7 @@ func (kt *rawKeys) value(ts []*Type, key rawChild, tok []byte) {
 		}
 		v, ok := rawScalar(tok)
 		switch {
-		case !ok || !fitScalarOrNull(v, pt):
+		case !ok || !fitScalarOrNull(v, pt) || respellable(v, pt):
 			kt.unsure |= 1 << j
 		case !enumHas(pt.enum, v):
 			kt.lost |= 1 << j

@@ -16,6 +16,8 @@ const namesSchema = `{"type":"object","properties":{
 	"query":{"type":"string","x-aliases":["q","search"]},
 	"order":{"type":"string","enum":["asc","desc"]},
 	"mode":{"enum":["Fast","fast"]},
+	"unit":{"type":["string","null"],"enum":["celsius","fahrenheit",null]},
+	"scale":{"type":"string","enum":["linear","log"],"nullable":true},
 	"page":{"type":["integer","null"]},
 	"limit":{"type":"integer"},
 	"tags":{"type":"array","items":{"type":"string"}}
@@ -57,6 +59,9 @@ func TestNamesNullsAndEnums(t *testing.T) {
 		{"enum exact", `{"order":"asc"}`, `{"order":"asc"}`, ""},
 		{"enum two matches: unchanged", `{"mode":"FAST"}`, `{"mode":"FAST"}`, ""},
 		{"enum no match: unchanged", `{"order":"up"}`, `{"order":"up"}`, ""},
+		{"enum case beside a type array", `{"unit":"Celsius"}`, `{"unit":"celsius"}`, "enum-case"},
+		{"enum case beside nullable", `{"scale":"LOG"}`, `{"scale":"log"}`, "enum-case"},
+		{"enum beside a union: null kept", `{"unit":null,"scale":null}`, `{"unit":null,"scale":null}`, ""},
 		{"all at once", `{"maxResults":"3","order":"Asc","tags":null,"limit":2}`, `{"max_results":3,"order":"asc","limit":2}`,
 			"renamed null-removed enum-case number-from-text"},
 	} {
@@ -75,6 +80,16 @@ func TestNamesNullsAndEnums(t *testing.T) {
 			}
 			if !sameSet(rules, strings.Fields(c.rules)) {
 				t.Errorf("Coerce(%s) reported %q, want %q", c.args, rules, c.rules)
+			}
+			// A parameter under its own name, alone against its type,
+			// gets what Coerce gave it (the enum rule is the type's).
+			for k, v := range args {
+				pt, declared := s.Lookup(k)
+				if w, kept := want[k]; declared && kept {
+					if got, err := ToType(v, pt); err != nil || !reflect.DeepEqual(got, w) {
+						t.Errorf("ToType(%#v, %s) = %#v, %v; want %#v", v, pt, got, err, w)
+					}
+				}
 			}
 			rules = nil
 			text, err := s.WithOptions(o).CoerceJSON([]byte(c.args))

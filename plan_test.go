@@ -334,6 +334,115 @@ func TestRefByIDInTheSameDocument(t *testing.T) {
 	}
 }
 
+// Defect 13: a property with const or enum that tells objects apart is
+// compared with them after its own coercion, the rule of enums included
+// (README, "Schemas"): "Square" chooses the square member and is respelled,
+// whether the object is a map, JSON text, or JSON text in a string. The
+// fitter compared "Square" as it is, found no candidate, and kept the map
+// as fitting the circle. With the rule off, "Square" chooses nothing and
+// the value stays as it came, on every path.
+func TestDiscriminatorIsReadAfterTheRuleOfEnums(t *testing.T) {
+	const schema = `{"type":"object","properties":{"shape":{"anyOf":[
+		{"type":"object","properties":{"kind":{"type":"string","enum":["circle"]},"r":{"type":"number"}}},
+		{"type":"object","properties":{"kind":{"const":"square"},"side":{"type":"number"}}}]}}}`
+	for _, c := range []struct {
+		opts     Options
+		in, want string
+	}{
+		{Options{}, `{"shape":{"kind":"Square","side":"2"}}`, `{"shape":{"kind":"square","side":2}}`},
+		{Options{}, `{"shape":{"kind":"CIRCLE","r":"2"}}`, `{"shape":{"kind":"circle","r":2}}`},
+		{Options{}, `{"shape":"{\"kind\":\"Square\",\"side\":\"2\"}"}`, `{"shape":{"kind":"square","side":2}}`},
+		{Options{}, `{"shape":{"kind":"square","side":2}}`, `{"shape":{"kind":"square","side":2}}`},
+		{Options{ExactEnums: true}, `{"shape":{"kind":"Square","side":"2"}}`, `{"shape":{"kind":"Square","side":"2"}}`},
+		{Options{StructuredOnly: true}, `{"shape":{"kind":"Square","side":"2"}}`, `{"shape":{"kind":"Square","side":"2"}}`},
+	} {
+		s := mustSchema(t, c.opts, schema)
+		var args map[string]any
+		if err := json.Unmarshal([]byte(c.in), &args); err != nil {
+			t.Fatal(err)
+		}
+		var want map[string]any
+		if err := json.Unmarshal([]byte(c.want), &want); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Coerce(args)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%+v: Coerce(%s) = %v, %v; want %s", c.opts, c.in, got, err, c.want)
+		}
+		raw, err := s.CoerceJSON([]byte(c.in))
+		if err != nil || string(raw) != c.want {
+			t.Errorf("%+v: CoerceJSON(%s) = %s, %v; want %s", c.opts, c.in, raw, err, c.want)
+		}
+	}
+}
+
+// Defect 14: a call stopped by a limit of its own, the work budget or the
+// size of its arguments, says so in the same words from every entry point:
+// the limit, no path (where the budget runs out depends on the order of
+// the work), and no declared type set beside the arguments as if their
+// kinds disagreed. CoerceJSON said "want object, found JSON text of an
+// object" where Coerce said neither, and both named the budget of the call
+// (MaxWork with 32 units for each byte of text read) as MaxWork's value.
+func TestCallLimitsSayTheSame(t *testing.T) {
+	// w takes much work: each item tried against 40 list types, each of
+	// whose items is tried against 40 object types.
+	var outer, inner []string
+	for i := range 40 {
+		inner = append(inner, fmt.Sprintf(`{"type":"object","properties":{"k%d":{"type":"integer"}},"required":["k%d"]}`, i, i))
+	}
+	for i := range 40 {
+		outer = append(outer, fmt.Sprintf(`{"type":"array","minItems":%d,"items":{"anyOf":[%s]}}`, i, strings.Join(inner, ",")))
+	}
+	schema := `{"type":"object","properties":{"n":{"type":"integer"},"m":{"type":"integer"},
+		"w":{"type":"array","items":{"anyOf":[` + strings.Join(outer, ",") + `]}}}}`
+	const text = `{"n":"5","w":[[{"k1":"3"}]],"m":"2"}`
+	var args map[string]any
+	if err := json.Unmarshal([]byte(text), &args); err != nil {
+		t.Fatal(err)
+	}
+	work := Options{MaxWork: 100}
+	s := mustSchema(t, work, schema)
+	w, _ := s.Lookup("w")
+	size := Options{MaxSize: 10}
+	var into struct{ N int }
+
+	const workMessage = "coerce: limit exceeded: the call needs more than the 100 units of work Options.MaxWork allows"
+	for _, c := range []struct {
+		name  string
+		call  func() error
+		value any
+		want  string
+	}{
+		{"Coerce", func() error { _, err := s.Coerce(args); return err }, args, workMessage},
+		{"CoerceJSON", func() error { _, err := s.CoerceJSON([]byte(text)); return err }, json.RawMessage(text), workMessage},
+		{"ToType", func() error { _, err := work.ToType(args["w"], w); return err }, args["w"], workMessage},
+		{"CoerceJSON, MaxSize", func() error { _, err := s.WithOptions(size).CoerceJSON([]byte(text)); return err },
+			json.RawMessage(text), "coerce: limit exceeded: arguments longer than 10 bytes"},
+		{"Unmarshal, MaxSize", func() error { return size.Unmarshal([]byte(text), &into) },
+			json.RawMessage(text), "coerce: limit exceeded: JSON text longer than 10 bytes"},
+	} {
+		err := c.call()
+		var e *Error
+		if !errors.Is(err, ErrLimit) || !errors.As(err, &e) {
+			t.Errorf("%s: %v, want an *Error with ErrLimit", c.name, err)
+			continue
+		}
+		if err.Error() != c.want {
+			t.Errorf("%s: %q, want %q", c.name, err, c.want)
+		}
+		if e.Path != "" || e.Declared != "" || !reflect.DeepEqual(e.Value, c.value) {
+			t.Errorf("%s: Path %q, Declared %q, Value %s; want the call's: no path, no type, the value given", c.name, e.Path, e.Declared, short(e.Value))
+		}
+		// What a model reads: the arguments, the limit, what to do.
+		want := "Invalid arguments: 1 problem. Correct it and send the call again.\n- the arguments: too large or too deeply nested (" +
+			strings.TrimPrefix(c.want, "coerce: limit exceeded: ") + "); send a smaller value."
+		if got := s.Feedback(err); got != want {
+			t.Errorf("%s: Feedback\n%s\nwant\n%s", c.name, got, want)
+		}
+		checkErrorContract(t, err)
+	}
+}
+
 // BFCL's function schemas use the type names of Python: ParseSchema reads
 // them as ToDeclared does.
 func TestSchemasUseTheTypeNamesToDeclaredKnows(t *testing.T) {

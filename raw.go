@@ -26,7 +26,8 @@ import (
 // fails here with ErrLimit.
 func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 	if s.opts.MaxSize > 0 && len(args) > s.opts.MaxSize {
-		return args, &Error{Declared: "object", Value: json.RawMessage(args), Err: ErrLimit,
+		// The call's limit, like the work budget's (walker.callLimit).
+		return args, &Error{Value: json.RawMessage(args), Err: ErrLimit,
 			Detail: "arguments longer than " + strconv.Itoa(s.opts.MaxSize) + " bytes"}
 	}
 	start := jsonwire.Space(args, 0)
@@ -180,16 +181,15 @@ func (w *walker) rawMembers(args []byte, start int, params *Type) (out []byte, a
 				return nil, true, nil
 			}
 			if w.limit != nil {
-				e := *w.limit
 				if w.stopAll {
 					if !w.superKnown {
 						// A later key might repeat one evaluated already,
 						// and change how much work the walk takes.
 						return nil, true, nil
 					}
-					e.Declared, e.Value = "object", json.RawMessage(args)
-					return args, false, &e
+					return args, false, w.callLimit(json.RawMessage(args))
 				}
+				e := *w.limit
 				hi, _ = jsonwire.Skip(args, lo, 0, 1<<30)
 				e.Declared, e.Value = ft.String(), json.RawMessage(args[lo:hi])
 				w.limit = nil

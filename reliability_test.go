@@ -527,6 +527,27 @@ func TestConformingUnionsAllocateNothing(t *testing.T) {
 	args := map[string]any{"p": items}
 	raw, _ := json.Marshal(args)
 	checkConformingArgs(t, s, args, raw)
+
+	// An enum beside a union gives its string members the enum's spelling
+	// to fit: a string it allows, null, or another member's value fits as
+	// it is, on every path.
+	s = mustSchema(t, Options{}, `{"type":"object","properties":{
+		"a":{"type":["string","null"],"enum":["celsius","fahrenheit",null]},
+		"b":{"type":"string","enum":["celsius","fahrenheit"],"nullable":true},
+		"c":{"anyOf":[{"type":"string"},{"type":"null"}],"enum":["celsius","fahrenheit",null]},
+		"d":{"type":["string","integer"],"enum":["low",1]},
+		"e":{"type":["string","null"],"const":"celsius"}}}`)
+	for _, text := range []string{
+		`{"a":"celsius","b":"fahrenheit","c":null,"d":1,"e":"celsius"}`,
+		`{"a":null,"b":null,"c":"celsius","d":"low","e":null}`,
+		`{"a":"kelvin","b":"kelvin","c":"kelvin","d":2,"e":"kelvin"}`,
+	} {
+		var args map[string]any
+		if err := json.Unmarshal([]byte(text), &args); err != nil {
+			t.Fatal(err)
+		}
+		checkConformingArgs(t, s, args, []byte(text))
+	}
 }
 
 // 13. Long arrays of union values, and wide objects, cost work linear in

@@ -250,14 +250,13 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 		r := w.one(v, ft, 1, false)
 		w.settleResult(&r, v, ft)
 		if w.limit != nil {
-			e := *w.limit
 			if w.stopAll {
 				// Where the budget runs out depends on the order Go
 				// iterates args in: the error is the call's, not a
 				// parameter's.
-				e.Value = args
-				return args, &e
+				return args, w.callLimit(args)
 			}
+			e := *w.limit
 			e.Declared, e.Value = ft.String(), v
 			w.limit = nil
 			r = result{state: failed, fail: leafFailure(e)}
@@ -455,13 +454,46 @@ func enumOf(n map[string]any) ([]any, bool) {
 }
 
 // withEnum is t allowing only values, for choosing among union members:
-// a copy, since t may be shared.
+// a copy, since t may be shared. A union keeps values for what reads its
+// own enum (choosing among objects, Feedback), and its string members get
+// the strings among them, so that the rule of enums, which reads a string
+// type's enum, respells a string whichever way the union was written
+// (type: ["string", "null"], nullable, enum beside anyOf) as it does where
+// the enum is the member's own.
 func withEnum(t *Type, values []any) *Type {
 	if t.kind == typeAny || len(values) == 0 {
 		return t // any is shared, and placeholders are filled later
 	}
 	c := *t
 	c.enum, c.exact = values, false
+	if t.kind == typeUnion {
+		c.members = make([]*Type, len(t.members))
+		for i, m := range t.members {
+			c.members[i] = m
+			if m.kind == typeString {
+				c.members[i] = withStrings(m, values)
+			}
+		}
+		c.scalars = scalarKinds(c.members)
+	}
+	return &c
+}
+
+// withStrings is the string type m allowing only the strings of values
+// (and of its own enum, if it has one); m itself when that leaves none, as
+// then there is nothing to respell to.
+func withStrings(m *Type, values []any) *Type {
+	var strs []any
+	for _, v := range values {
+		if _, ok := v.(string); ok && (m.enum == nil || enumHas(m.enum, v)) {
+			strs = append(strs, v)
+		}
+	}
+	if len(strs) == 0 {
+		return m
+	}
+	c := *m
+	c.enum, c.exact = strs, false
 	return &c
 }
 

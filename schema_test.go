@@ -390,6 +390,63 @@ func TestSchemaKeywords(t *testing.T) {
 			want:   `{"unit": "celsius"}`,
 		},
 		{
+			// The union is built around the enum, not from a member that
+			// holds it: type arrays (OpenAI strict mode's optional enum),
+			// nullable, enum beside anyOf or oneOf, an inferred type. The
+			// string members respell as the member alone does; values the
+			// schema takes, null and the other members' among them, stay.
+			name: "enum/beside a union is respelled as alone",
+			schema: `{"type": "object", "properties": {
+				"typed": {"type": ["string", "null"], "enum": ["celsius", "fahrenheit", null]},
+				"nullable": {"type": "string", "enum": ["celsius", "fahrenheit"], "nullable": true},
+				"any_of": {"anyOf": [{"type": "string"}, {"type": "null"}], "enum": ["celsius", "fahrenheit", null]},
+				"one_of": {"oneOf": [{"type": "string"}, {"type": "null"}], "enum": ["celsius", "fahrenheit", null]},
+				"inferred": {"enum": ["celsius", "fahrenheit", null]},
+				"kept": {"type": ["string", "null"], "enum": ["celsius", "fahrenheit", null]},
+				"null": {"type": ["string", "null"], "enum": ["celsius", "fahrenheit", null]},
+				"other": {"type": ["string", "null"], "enum": ["celsius", "fahrenheit", null]}}}`,
+			args: `{"typed": "Celsius", "nullable": "FAHRENHEIT", "any_of": "Celsius", "one_of": "Celsius", "inferred": "Celsius",
+				"kept": "fahrenheit", "null": null, "other": "kelvin"}`,
+			want: `{"typed": "celsius", "nullable": "fahrenheit", "any_of": "celsius", "one_of": "celsius", "inferred": "celsius",
+				"kept": "fahrenheit", "null": null, "other": "kelvin"}`,
+		},
+		{
+			name: "const/beside a union is respelled as alone",
+			schema: `{"type": "object", "properties": {
+				"typed": {"type": ["string", "null"], "const": "celsius"},
+				"nullable": {"type": "string", "const": "celsius", "nullable": true},
+				"kept": {"type": ["string", "null"], "const": "celsius"}}}`,
+			args: `{"typed": "Celsius", "nullable": "CELSIUS", "kept": "celsius"}`,
+			want: `{"typed": "celsius", "nullable": "celsius", "kept": "celsius"}`,
+		},
+		{
+			// The string member gets the enum's strings; the integer
+			// member keeps its own rules, and a value of its kind stays.
+			name:   "enum/beside a union with an integer member",
+			schema: `{"type": "object", "properties": {"a": {"type": ["string", "integer"], "enum": ["low", 1]}, "b": {"type": ["string", "integer"], "enum": ["low", 1]}, "c": {"type": ["string", "integer"], "enum": ["low", 1]}, "d": {"type": ["string", "integer"], "enum": ["low", 1]}}}`,
+			args:   `{"a": "LOW", "b": 1, "c": "low", "d": 2}`,
+			want:   `{"a": "low", "b": 1, "c": "low", "d": 2}`,
+		},
+		{
+			// A string member with an enum of its own, beside one on the
+			// union: only what both allow is a spelling to respell to
+			// ("Kelvin" and "kelvin" disagree, so neither is).
+			name:   "enum/beside a union and on its member",
+			schema: `{"type": "object", "properties": {"a": {"anyOf": [{"type": "string", "enum": ["celsius", "Kelvin"]}, {"type": "null"}], "enum": ["celsius", "kelvin", null]}, "b": {"anyOf": [{"type": "string", "enum": ["celsius", "Kelvin"]}, {"type": "null"}], "enum": ["celsius", "kelvin", null]}}}`,
+			args:   `{"a": "CELSIUS", "b": "KELVIN"}`,
+			want:   `{"a": "celsius", "b": "KELVIN"}`,
+		},
+		{
+			// The property that tells the objects apart is an optional
+			// enum: respelled, it chooses, as a plain string enum does.
+			name: "enum/beside a union tells objects apart after respelling",
+			schema: `{"type": "object", "properties": {"shape": {"anyOf": [
+				{"type": "object", "properties": {"kind": {"type": ["string", "null"], "enum": ["circle"]}, "r": {"type": "number"}}},
+				{"type": "object", "properties": {"kind": {"type": ["string", "null"], "enum": ["square"]}, "side": {"type": "number"}}}]}}}`,
+			args: `{"shape": {"kind": "Square", "side": "2"}}`,
+			want: `{"shape": {"kind": "square", "side": 2}}`,
+		},
+		{
 			name:   "const/type inferred",
 			schema: `{"type": "object", "properties": {"confirm": {"const": true}, "version": {"const": 2}, "kind": {"const": "v1"}}}`,
 			args:   `{"confirm": "true", "version": "2", "kind": 1}`,

@@ -182,7 +182,8 @@ func sameBytes(a, b []byte) bool {
 // walk by edits (rawOne), until rawArgs reads values of every kind.
 func coerceRaw(o Options, data []byte, t *Type) (out []byte, report func(), err error) {
 	if o.MaxSize > 0 && len(data) > o.MaxSize {
-		return data, nil, &Error{Declared: t.String(), Value: json.RawMessage(data), Err: ErrLimit,
+		// The call's limit, like the work budget's (walker.callLimit).
+		return data, nil, &Error{Value: json.RawMessage(data), Err: ErrLimit,
 			Detail: "JSON text longer than " + strconv.Itoa(o.MaxSize) + " bytes"}
 	}
 	// One pass validates the text and fits it to t, as in CoerceJSON.
@@ -273,6 +274,9 @@ func coerceRaw(o Options, data []byte, t *Type) (out []byte, report func(), err 
 	w.superseded, w.superKnown = w.supersededKeys(data[:end], start), true
 	_, r := w.rawOne(data, start, t, 0)
 	if w.limit != nil {
+		if w.stopAll {
+			return data, nil, w.callLimit(json.RawMessage(data))
+		}
 		e := *w.limit
 		e.Declared, e.Value = t.String(), json.RawMessage(data)
 		return data, nil, &e

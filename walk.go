@@ -232,13 +232,28 @@ func (w *walker) tooDeep() {
 }
 
 // spend counts n units of work and reports whether the budget allows them.
+// The error names Options.MaxWork as set (or its default), the number a
+// reader can find in the code that set it, not the budget of the call,
+// which the JSON text it reads adds to.
 func (w *walker) spend(n int) bool {
 	w.work += n
 	if w.work > w.budget {
-		w.stop("the arguments need more work than Options.MaxWork allows ("+strconv.Itoa(w.budget)+" units)", true)
+		w.stop("the call needs more than the "+strconv.Itoa(w.o.maxWork())+" units of work Options.MaxWork allows", true)
 		return false
 	}
 	return true
+}
+
+// callLimit is the error of a call its work budget stopped, for args, the
+// value or the arguments it was given. It is the call's: no declared type
+// and found value set side by side as if their kinds disagreed (the
+// arguments are an object, as declared), and no path, since where the
+// budget runs out depends on the order of the work (README, "Rules we
+// chose"). Every entry point reports it alike.
+func (w *walker) callLimit(args any) *Error {
+	e := *w.limit
+	e.Declared, e.Value = "", args
+	return &e
 }
 
 // push appends n fitting results and returns the index of the first.
