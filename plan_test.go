@@ -406,7 +406,7 @@ func TestCallLimitsSayTheSame(t *testing.T) {
 	size := Options{MaxSize: 10}
 	var into struct{ N int }
 
-	const workMessage = "coerce: limit exceeded: the call needs more than the 100 units of work Options.MaxWork allows"
+	const workMessage = "coerce: limit exceeded: the call needs more work than Options.MaxWork (100) allows"
 	for _, c := range []struct {
 		name  string
 		call  func() error
