@@ -562,9 +562,11 @@ func fbDistance(a, b string) int {
 // hear of: a required argument that is absent (ErrMissing), and an
 // argument an object does not declare when it allows no others
 // (additionalProperties: false, ErrUnknownName, with the declared names,
-// nearest first, in Detail). It looks into nested objects and arrays as
-// the schema declares them, and into a union only where the value's kind
-// leaves one member. It returns nil or one *Error per finding, joined, in
+// nearest first, in Detail), and a value that its enum or const does not
+// allow (ErrEnum, with the allowed values in Detail). It looks into nested
+// objects and arrays as the schema declares them, and into a union only
+// where the value's kind leaves one member; an enum beside a union is
+// checked first, null passing where the union has a null member. It returns nil or one *Error per finding, joined, in
 // the order of their paths. Call it on coerced arguments: coercion never
 // fails for these reasons, and never adds or removes a name.
 func (s *Schema) Check(args map[string]any) error {
@@ -625,6 +627,9 @@ func fbCheck(errs []error, at *fbPath, t *Type, v any, depth int) []error {
 		return errs
 	}
 	if t.Kind() == Union {
+		if !fbUnionAllows(t, v) {
+			return append(errs, &Error{Path: at.String(), Declared: t.String(), Value: v, Err: ErrEnum, Detail: fbValueList(t.Enum(), fbNames)})
+		}
 		if t = fbMemberOf(t, v); t == nil {
 			return errs
 		}
@@ -670,21 +675,34 @@ func fbCheck(errs []error, at *fbPath, t *Type, v any, depth int) []error {
 	return errs
 }
 
-// fbMemberOf is the one member of union t of v's container kind, or nil
-// when there is none or several (Check then says nothing of v).
+// fbMemberOf is the one member of union t of v's kind, or nil when there
+// is none or several (Check then says nothing more of v): a string's
+// enum is its string member's, however the schema wrote the union.
 func fbMemberOf(t *Type, v any) *Type {
+	var want Kind
+	switch v := v.(type) {
+	case map[string]any:
+		want = Object
+	case []any:
+		want = Array
+	case string:
+		want = String
+	case bool:
+		want = Boolean
+	case nil:
+		want = Null
+	default:
+		if kindOf(v) != kindNumber {
+			return nil
+		}
+		want = Number
+	}
 	var pick *Type
 	n := 0
 	for _, m := range t.Members() {
-		switch v.(type) {
-		case map[string]any:
-			if m.Kind() == Object {
-				pick, n = m, n+1
-			}
-		case []any:
-			if m.Kind() == Array {
-				pick, n = m, n+1
-			}
+		k := m.Kind()
+		if k == want || want == Number && k == Integer {
+			pick, n = m, n+1
 		}
 	}
 	if n != 1 {
@@ -693,12 +711,41 @@ func fbMemberOf(t *Type, v any) *Type {
 	return pick
 }
 
+// fbUnionAllows reports whether v is one of the values the enum or const
+// beside union t allows, or t has none. A null passes where t has a null
+// member: nullable: true beside an enum that does not list null means,
+// to most who write it, that null is allowed too, and a validator that
+// reads it otherwise still says so.
+// An object or array is left to the member of its kind, as before there
+// were enums beside unions: where there is none, coercion has said so.
+func fbUnionAllows(t *Type, v any) bool {
+	enum := t.Enum()
+	if len(enum) == 0 || fbAllowed(enum, v) {
+		return true
+	}
+	switch v.(type) {
+	case map[string]any, []any:
+		return true
+	}
+	if v == nil {
+		for _, m := range t.Members() {
+			if m.Kind() == Null {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // fbOK reports whether fbCheck would find nothing, allocating nothing.
 func fbOK(t *Type, v any, depth int) bool {
 	if depth > fbCheckDepth {
 		return true
 	}
 	if t.Kind() == Union {
+		if !fbUnionAllows(t, v) {
+			return false
+		}
 		if t = fbMemberOf(t, v); t == nil {
 			return true
 		}

@@ -252,3 +252,51 @@ func TestNoticeEveryRule(t *testing.T) {
 		}
 	}
 }
+
+// Check reports a value an enum does not allow however the union around
+// it is written, as coercion respells it however the union is written: an
+// enum beside a type array, beside nullable, beside anyOf, or on the
+// string member; and a null passes where the union has a null member.
+func TestCheckEnumsInUnions(t *testing.T) {
+	unions := map[string]string{
+		"type array":        `{"type": ["string", "null"], "enum": ["celsius", "fahrenheit", null]}`,
+		"nullable":          `{"type": "string", "enum": ["celsius", "fahrenheit"], "nullable": true}`,
+		"enum beside anyOf": `{"anyOf": [{"type": "string"}, {"type": "null"}], "enum": ["celsius", "fahrenheit", null]}`,
+		"anyOf member":      `{"anyOf": [{"type": "string", "enum": ["celsius", "fahrenheit"]}, {"type": "null"}]}`,
+	}
+	for name, u := range unions {
+		s, err := ParseSchema([]byte(`{"type": "object", "properties": {"unit": ` + u + `}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			value any
+			want  error
+		}{
+			{"celsius", nil},
+			{nil, nil},
+			{"kelvin", ErrEnum},
+			{map[string]any{}, nil}, // no member of its kind: coercion said so
+		} {
+			err := s.Check(map[string]any{"unit": c.value})
+			if !errors.Is(err, c.want) || (c.want == nil) != (err == nil) {
+				t.Errorf("%s: Check(%v) = %v, want %v", name, c.value, err, c.want)
+			}
+		}
+	}
+	// A member of another kind has no enum of its own: the union's decides.
+	s, err := ParseSchema([]byte(`{"type": "object", "properties": {"p": {"type": ["string", "integer"], "enum": ["low", 1]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Check(map[string]any{"p": 2.0}); !errors.Is(err, ErrEnum) {
+		t.Errorf("Check(2) = %v, want ErrEnum", err)
+	}
+	if err := s.Check(map[string]any{"p": 1.0}); err != nil {
+		t.Errorf("Check(1) = %v", err)
+	}
+	low := map[string]any{"p": "low"}
+	if a := testing.AllocsPerRun(100, func() { _ = s.Check(low) }); a != 0 {
+		t.Errorf("Check of a conforming union: %v allocations", a)
+	}
+}
