@@ -356,15 +356,15 @@ func fuzzSchemaSet(f *testing.F, o Options) []*Schema {
 func FuzzSchemaCoerce(f *testing.F) {
 	vectors := loadCases[schemaCase](f, "testdata/conformance/*schemas.json")
 	for i, c := range vectors {
-		f.Add(uint8(i), []byte(c.Args))
+		f.Add(uint16(i), []byte(c.Args))
 	}
 	for _, s := range fuzzSchemaSeeds {
-		f.Add(uint8(len(vectors)+s.schema), []byte(s.args))
+		f.Add(uint16(len(vectors)+s.schema), []byte(s.args))
 	}
 	exact := fuzzSchemaSet(f, Options{UseNumber: true})
 	plain := fuzzSchemaSet(f, Options{})
 
-	f.Fuzz(func(t *testing.T, schemaIndex uint8, args []byte) {
+	f.Fuzz(func(t *testing.T, schemaIndex uint16, args []byte) {
 		i := int(schemaIndex) % len(exact)
 		orig := bytes.Clone(args)
 
