@@ -2,6 +2,14 @@
 # tools it uses are installed with `go install` at pinned versions into ./bin.
 
 GO              ?= go
+# Every go command of make test builds with -trimpath, as the release check
+# must (its module cache is its own, in a directory of its own): the build
+# cache keys a package built with -trimpath by its module and version, not
+# its directory, so the release check reuses what vet and the tests
+# compiled, where without it a fresh machine compiled the standard library
+# and every dependency a third time. The settings of go env (GOFLAGS in
+# the go env file) are kept: the environment's GOFLAGS would replace them.
+export GOFLAGS  := $(strip $(shell $(GO) env GOFLAGS) -trimpath)
 STATICCHECK     := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BENCHSTAT       := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 BIN             := $(CURDIR)/bin
