@@ -102,6 +102,59 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
+// parsed keeps what BenchmarkParseFloor builds, so that it is not optimized
+// away.
+var parsed any
+
+// Parsing against the least its result can cost: impl=floor makes afresh
+// the maps and slices of the value a parse returns, around the very leaves
+// it returned (no text read, no string or number boxed), which any parser
+// that returns map[string]any and []any must allocate and fill. How close
+// parse is to it says how much a faster scanner could still win.
+func BenchmarkParseFloor(b *testing.B) {
+	for _, doc := range []struct{ name, text, declared string }{
+		{"small", benchSmall, "object"},
+		{"10KB", bench10KB(b), "array"},
+	} {
+		v, err := ToDeclared(doc.text, doc.declared)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("doc="+doc.name+"/impl=coerce", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				parsed, _ = ToDeclared(doc.text, doc.declared)
+			}
+		})
+		b.Run("doc="+doc.name+"/impl=floor", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				parsed = containersAfresh(v)
+			}
+		})
+	}
+}
+
+// containersAfresh is v with new maps and slices of the same sizes and the
+// same leaf values.
+func containersAfresh(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = containersAfresh(e)
+		}
+		return m
+	case []any:
+		a := make([]any, len(x))
+		for i, e := range x {
+			a[i] = containersAfresh(e)
+		}
+		return a
+	}
+	return v
+}
+
 // A map or slice declared string: ToDeclared against json.Marshal and the
 // conversion to string that a caller needs after it.
 func BenchmarkToString(b *testing.B) {

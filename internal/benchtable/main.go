@@ -46,7 +46,7 @@ type bin struct {
 // BenchmarkParse, BenchmarkToString and BenchmarkUnmarshal measure the same
 // against encoding/json alone, for bench-base, and are not run here.
 var bins = []bin{
-	{"root", ".", []string{"NotJSON", "SchemaCoerce", "SchemaCoerceJSON", "ChangeReport", "Depth", "EncodeSize", "Hostile"}},
+	{"root", ".", []string{"NotJSON", "SchemaCoerce", "SchemaCoerceJSON", "ParseFloor", "ChangeReport", "Depth", "EncodeSize", "Hostile"}},
 	{"compare", "examples/compare", []string{"PassThrough", "RepairArgsJSON", "RepairArgs", "Unmarshal", "ParseAny", "Encode"}},
 }
 

@@ -134,6 +134,21 @@ func (t *tables) print(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 
+	fmt.Fprintln(w, "Parsing against the least its result costs (`BenchmarkParseFloor`): the same maps and slices made afresh around the leaves the parse returned, with no text read and nothing boxed:")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| document | parse (`ToDeclared`) | its maps and slices alone | parse / floor | allocs parse / floor |")
+	fmt.Fprintln(w, "|---|---|---|---|---|")
+	for _, c := range []struct{ label, doc string }{
+		{"small MCP object", "small"},
+		{"10 KB of records", "10KB"},
+	} {
+		co := t.get("root", "ParseFloor/doc="+c.doc+"/impl=coerce")
+		fl := t.get("root", "ParseFloor/doc="+c.doc+"/impl=floor")
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s / %s |\n", c.label,
+			duration(median(field(co, ns))), duration(median(field(fl, ns))), ratio(co, fl), allocs(co), allocs(fl))
+	}
+	fmt.Fprintln(w)
+
 	fmt.Fprintln(w, "The change report, unset and set (`Options.OnChange`):")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| arguments | unset | set | allocs unset / set |")
