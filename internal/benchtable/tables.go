@@ -136,32 +136,18 @@ func (t *tables) print(w io.Writer) {
 
 	fmt.Fprintln(w, "Parsing against the least its result costs (`BenchmarkParseFloor`): the same maps and slices made afresh around the leaves the parse returned, with no text read and nothing boxed:")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| document | parse (`ToDeclared`) | its maps and slices alone | parse / floor | allocs parse / floor |")
-	fmt.Fprintln(w, "|---|---|---|---|---|")
-	for _, c := range []struct{ label, doc string }{
-		{"small MCP object", "small"},
-		{"10 KB of records", "10KB"},
-	} {
-		co := t.get("root", "ParseFloor/doc="+c.doc+"/impl=coerce")
-		fl := t.get("root", "ParseFloor/doc="+c.doc+"/impl=floor")
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s / %s |\n", c.label,
-			duration(median(field(co, ns))), duration(median(field(fl, ns))), ratio(co, fl), allocs(co), allocs(fl))
-	}
+	t.pairTable(w, "| document | parse (`ToDeclared`) | its maps and slices alone | parse / floor | allocs parse / floor |", true, [][3]string{
+		{"small MCP object", "ParseFloor/doc=small/impl=coerce", "ParseFloor/doc=small/impl=floor"},
+		{"10 KB of records", "ParseFloor/doc=10KB/impl=coerce", "ParseFloor/doc=10KB/impl=floor"},
+	})
 	fmt.Fprintln(w)
 
 	fmt.Fprintln(w, "The change report, unset and set (`Options.OnChange`):")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| arguments | unset | set | allocs unset / set |")
-	fmt.Fprintln(w, "|---|---|---|---|")
-	for _, c := range []struct{ label, cs string }{
-		{"ten conforming parameters, `CoerceJSON`", "conforming"},
-		{"ten parameters as LLM clients send them, `CoerceJSON`", "broken"},
-	} {
-		off := t.get("root", "ChangeReport/case="+c.cs+"/report=unset/impl=coerce")
-		on := t.get("root", "ChangeReport/case="+c.cs+"/report=set/impl=coerce")
-		fmt.Fprintf(w, "| %s | %s | %s | %s / %s |\n", c.label,
-			duration(median(field(off, ns))), duration(median(field(on, ns))), allocs(off), allocs(on))
-	}
+	t.pairTable(w, "| arguments | unset | set | allocs unset / set |", false, [][3]string{
+		{"ten conforming parameters, `CoerceJSON`", "ChangeReport/case=conforming/report=unset/impl=coerce", "ChangeReport/case=conforming/report=set/impl=coerce"},
+		{"ten parameters as LLM clients send them, `CoerceJSON`", "ChangeReport/case=broken/report=unset/impl=coerce", "ChangeReport/case=broken/report=set/impl=coerce"},
+	})
 	fmt.Fprintln(w)
 
 	fmt.Fprintln(w, "Linear in depth and size (the codec):")
@@ -212,6 +198,22 @@ func (t *tables) print(w io.Writer) {
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %.1f× | %.1f× |\n", c.label,
 			duration(ts[0]), duration(ts[1]), duration(ts[2]), ts[1]/ts[0], ts[2]/ts[1])
+	}
+}
+
+// pairTable prints a table of the root's benchmarks two by two: per row
+// its label and two benchmarks, their medians side by side, the ratio of
+// the first to the second (withRatio), and their allocations.
+func (t *tables) pairTable(w io.Writer, header string, withRatio bool, rows [][3]string) {
+	fmt.Fprintln(w, header)
+	fmt.Fprintln(w, strings.Repeat("|---", strings.Count(header, "|")-1)+"|")
+	for _, r := range rows {
+		a, b := t.get("root", r[1]), t.get("root", r[2])
+		fmt.Fprintf(w, "| %s | %s | %s |", r[0], duration(median(field(a, ns))), duration(median(field(b, ns))))
+		if withRatio {
+			fmt.Fprintf(w, " %s |", ratio(a, b))
+		}
+		fmt.Fprintf(w, " %s / %s |\n", allocs(a), allocs(b))
 	}
 }
 
