@@ -374,6 +374,12 @@ func (w *walker) rawScalar(i, end int, t *Type, depth int) result {
 	case failed:
 		return r
 	case fits: // the decoded value fits where the text did not (5.0 for a Go integer): write it as decoded
+		if w.data[i] == '"' {
+			// A string is the value it spells: nothing to write. It was
+			// decoded only because the rule of enums might have respelled
+			// it, and did not (ExactEnums, StructuredOnly).
+			return r
+		}
 		out = val
 		r.state = converted
 	}
@@ -756,9 +762,16 @@ func (w *walker) rawKinds(data []byte, i int, es []*Type, rb, depth int) int {
 		vb := w.eval(val, conv, depth, false)
 		for n, t := range conv {
 			r := w.res[vb+n]
-			if r.state == converted {
+			switch {
+			case r.state == converted:
 				r.out = &rawEdit{lo: i, hi: end, whole: true, val: r.out}
-			} else if r.state == fits { // the decoded value fits: write it as decoded
+			case r.state == fits && k == kindString:
+				// A string is the value it spells: it fits as it is. It
+				// was decoded only because the rule of enums might have
+				// respelled it, and did not (ExactEnums, StructuredOnly);
+				// as converted, a union would take the first member that
+				// converts it, where Coerce keeps it as it is.
+			case r.state == fits: // the decoded value fits: write it as decoded
 				r = result{state: converted, out: &rawEdit{lo: i, hi: end, whole: true, val: val}, keys: r.keys}
 			}
 			w.res[rb+slices.Index(es, t)] = r

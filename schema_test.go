@@ -1271,6 +1271,17 @@ func TestSchemaCoerceJSONNoChange(t *testing.T) {
 		}
 	}
 
+	// With the rule of enums off, "Celsius" for ["celsius"] conforms as
+	// it is: it is decoded to see whether the rule might act, and was then
+	// written again as decoded.
+	exact := mustSchema(t, Options{ExactEnums: true}, `{"type": "object", "properties": {"unit": {"enum": ["celsius"]}}}`)
+	for _, in := range []string{`{"unit": "Celsius"}`, `{"unit": "C\u0065lsius"}`} {
+		args := []byte(in)
+		if got, err := exact.CoerceJSON(args); err != nil || len(got) != len(args) || &got[0] != &args[0] {
+			t.Errorf("ExactEnums: CoerceJSON(%s) = %s, %v; want the same slice back", args, got, err)
+		}
+	}
+
 	s := mustSchema(t, Options{}, "pydantic-create-issue.json")
 	args := []byte(createIssueArgs)
 	if allocs := testing.AllocsPerRun(100, func() { s.CoerceJSON(args) }); allocs > 1 {
