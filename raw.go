@@ -902,13 +902,19 @@ func (w *walker) rawMember(data []byte, i int, at rawChild, cb, depth int) int {
 			}
 			r := &w.res[r0+c.k]
 			if pt := at.prop(c.t); at.index < 0 && pt != nil && pt.enum != nil {
-				tok, _ := rawScalar(data[i:end])
-				val := tok
-				if r.state == converted {
-					val, _ = w.settle(r.out.(*rawEdit).val)
+				asIs := w.rawEnumHas(pt.enum, data[i:end], depth)
+				has := asIs
+				switch e, _ := r.out.(*rawEdit); {
+				case r.state != converted:
+				case e.whole:
+					val, _ := w.settle(e.val)
+					has = enumHas(pt.enum, val)
+				default: // an object or array, converted inside
+					text, err := e.write(nil, data, w)
+					has = err == nil && w.rawEnumHas(pt.enum, text, depth)
 				}
-				c.enumLost = c.enumLost || r.state == failed || !enumHas(pt.enum, val)
-				c.enumMiss = c.enumMiss || !enumHas(pt.enum, tok)
+				c.enumLost = c.enumLost || r.state == failed || !has
+				c.enumMiss = c.enumMiss || !asIs
 			}
 			switch r.state {
 			case failed:
@@ -923,6 +929,23 @@ func (w *walker) rawMember(data []byte, i int, at rawChild, cb, depth int) int {
 	}
 	w.res, w.types = w.res[:r0], w.types[:tb]
 	return end
+}
+
+// rawEnumHas reports whether the JSON value tok is one of the values of
+// enum, as enumHas does for the value decoded. An object or array is
+// decoded only for an enum that holds one, since no other can equal it.
+func (w *walker) rawEnumHas(enum []any, tok []byte, depth int) bool {
+	v, ok := rawScalar(tok)
+	if !ok {
+		if !slices.ContainsFunc(enum, func(e any) bool { k := kindOf(e); return k == kindObject || k == kindArray }) {
+			return false
+		}
+		var err error
+		if v, err = decodeJSON(tok, false, w.maxDepth-depth); err != nil {
+			return false
+		}
+	}
+	return enumHas(enum, v)
 }
 
 // kindValue is an empty value of an object or array type's kind, to name

@@ -447,6 +447,26 @@ func TestSchemaKeywords(t *testing.T) {
 			want: `{"shape": {"kind": "square", "side": 2}}`,
 		},
 		{
+			// An object or array is compared with an enum as the value it
+			// is: {} is none of [null, {"a": "b"}], so it goes to the member
+			// that asks nothing of "b", and {"a": "5"} is {"a": 5} once
+			// converted. CoerceJSON compared an object in JSON text as
+			// null (allowed) and one it converted inside as null (not).
+			name: "enum/of objects compares objects by value",
+			schema: `{"type": "object", "properties": {
+				"p": {"anyOf": [
+					{"type": "object", "properties": {"b": {"type": "string"}}},
+					{"type": "object", "properties": {"b": {"enum": [null, {"a": "b"}]}}}]},
+				"q": {"anyOf": [
+					{"type": "object", "properties": {"b": {"type": "string"}}},
+					{"type": "object", "properties": {"b": {"enum": [null, {"a": "b"}]}}}]},
+				"r": {"anyOf": [
+					{"type": "object", "properties": {"b": {"type": "object", "properties": {"a": {"type": "integer"}}, "enum": [{"a": 5}]}}},
+					{"type": "object", "properties": {"b": {"type": "object", "properties": {"a": {"type": "boolean"}}}}}]}}}`,
+			args: `{"p": {"b": {}}, "q": {"b": {"a": "b"}}, "r": {"b": {"a": "5"}}}`,
+			want: `{"p": {"b": "{}"}, "q": {"b": {"a": "b"}}, "r": {"b": {"a": 5}}}`,
+		},
+		{
 			name:   "const/type inferred",
 			schema: `{"type": "object", "properties": {"confirm": {"const": true}, "version": {"const": 2}, "kind": {"const": "v1"}}}`,
 			args:   `{"confirm": "true", "version": "2", "kind": 1}`,
