@@ -68,6 +68,13 @@ func FuzzPlanDifferential(f *testing.F) {
 	}
 	f.Add(uint64(7), []byte(`{"p":"[1,\"2\",{\"a\":\"5\"}]","q":{"\u0070":1,"p":"x"},"p":null}`))
 	f.Add(uint64(9), []byte(`{"p":1e400,"q":"9223372036854775808.0","x1":[true,"false"],"a":"1"}`))
+	// Objects told apart by "kind" (enums of their own at seed 88; OpenAPI's
+	// discriminator at 137): respelled, given twice (the last one decides),
+	// in JSON text in a string.
+	f.Add(uint64(88), []byte(`{"p":{"kind":"Square","a":"1","kind":"TRIANGLE"},"q":"2"}`))
+	f.Add(uint64(88), []byte(`{"p":"{\"kind\":\"SQUARE\",\"a\":\"1\"}","q":"2"}`))
+	f.Add(uint64(137), []byte(`{"p":{"kind":"shape2","b":["true",{"x":"low"}],"kind":"Shape1"}}`))
+	f.Add(uint64(137), []byte(`{"p":{"kind":"SHAPE2","b":["true",{"x":"low"}]}}`))
 	// JSON text in a fence, with spaces around it, encoded once more, in
 	// chat-template tokens, near-JSON; words for booleans: each way of
 	// rawText and rawScalarInto.
