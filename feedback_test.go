@@ -263,6 +263,10 @@ func TestCheckEnumsInUnions(t *testing.T) {
 		"nullable":          `{"type": "string", "enum": ["celsius", "fahrenheit"], "nullable": true}`,
 		"enum beside anyOf": `{"anyOf": [{"type": "string"}, {"type": "null"}], "enum": ["celsius", "fahrenheit", null]}`,
 		"anyOf member":      `{"anyOf": [{"type": "string", "enum": ["celsius", "fahrenheit"]}, {"type": "null"}]}`,
+		// Merged, the enum stays the union's.
+		"allOf":         `{"allOf": [{"type": ["string", "null"], "enum": ["celsius", "fahrenheit", null]}, {"type": ["string", "null"]}]}`,
+		"enum in allOf": `{"type": ["string", "null"], "allOf": [{"enum": ["celsius", "fahrenheit", null]}]}`,
+		"$ref typed":    `{"$defs": {"u": {"type": ["string", "null"], "enum": ["celsius", "fahrenheit", null]}}, "$ref": "#/properties/unit/$defs/u", "type": ["string", "null"]}`,
 	}
 	for name, u := range unions {
 		s, err := ParseSchema([]byte(`{"type": "object", "properties": {"unit": ` + u + `}}`))
@@ -284,16 +288,28 @@ func TestCheckEnumsInUnions(t *testing.T) {
 			}
 		}
 	}
-	// A member of another kind has no enum of its own: the union's decides.
+	// A member of another kind has no enum of its own: the union's decides,
+	// merged by allOf too (merge kept the members' enums only, and 2 passed).
+	for _, p := range []string{
+		`{"type": ["string", "integer"], "enum": ["low", 1]}`,
+		`{"allOf": [{"type": ["string", "integer"], "enum": ["low", 1]}, {"type": ["string", "integer"]}]}`,
+	} {
+		s, err := ParseSchema([]byte(`{"type": "object", "properties": {"p": ` + p + `}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = s.Check(map[string]any{"p": 2.0})
+		var e *Error
+		if !errors.As(err, &e) || !errors.Is(err, ErrEnum) || e.Declared != "string | integer" {
+			t.Errorf("%s: Check(2) = %v, want ErrEnum for string | integer", p, err)
+		}
+		if err := s.Check(map[string]any{"p": 1.0}); err != nil {
+			t.Errorf("%s: Check(1) = %v", p, err)
+		}
+	}
 	s, err := ParseSchema([]byte(`{"type": "object", "properties": {"p": {"type": ["string", "integer"], "enum": ["low", 1]}}}`))
 	if err != nil {
 		t.Fatal(err)
-	}
-	if err := s.Check(map[string]any{"p": 2.0}); !errors.Is(err, ErrEnum) {
-		t.Errorf("Check(2) = %v, want ErrEnum", err)
-	}
-	if err := s.Check(map[string]any{"p": 1.0}); err != nil {
-		t.Errorf("Check(1) = %v", err)
 	}
 	low := map[string]any{"p": "low"}
 	if a := testing.AllocsPerRun(100, func() { _ = s.Check(low) }); a != 0 {

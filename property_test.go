@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,6 +27,17 @@ type gtype struct {
 	items   []*gtype
 	props   map[string]*gtype
 	members []*gtype
+
+	// Schemas only, made by a gen with enums (see plan_fuzz_test.go); the
+	// oracle, holds, knows nothing of them.
+	enum     []any    // const or enum beside the type
+	isConst  bool     // written as const (one value)
+	hideEnum bool     // enum not written: a discriminator's mapping implies it
+	form     string   // a union written as "types" (a type array), "nullable", "oneOf", "infer" (enum alone), "disc" (OpenAPI discriminator); anyOf otherwise
+	wrap     string   // written inside allOf or behind $ref (see wrapSchema)
+	required []string // object
+	closed   bool     // object: additionalProperties false
+	name     string   // the $defs name of a discriminated member
 }
 
 func (g *gtype) expr() string {
@@ -55,42 +68,62 @@ func (g *gtype) expr() string {
 	return g.kind
 }
 
-func (g *gtype) schema() any {
+func (g *gtype) schema() any { return g.schemaIn(nil) }
+
+// schemaIn writes g as a JSON Schema; the definitions its $refs name go
+// into defs (none when defs is nil: a $ref is then written as allOf).
+func (g *gtype) schemaIn(defs map[string]any) any {
+	var s map[string]any
 	switch g.kind {
 	case "any":
-		return map[string]any{}
+		s = map[string]any{}
 	case "str":
-		return map[string]any{"type": "string"}
+		s = map[string]any{"type": "string"}
 	case "int":
-		return map[string]any{"type": "integer"}
+		s = map[string]any{"type": "integer"}
 	case "num":
-		return map[string]any{"type": "number"}
+		s = map[string]any{"type": "number"}
 	case "bool":
-		return map[string]any{"type": "boolean"}
+		s = map[string]any{"type": "boolean"}
 	case "null":
-		return map[string]any{"type": "null"}
+		s = map[string]any{"type": "null"}
 	case "list":
-		return map[string]any{"type": "array", "items": g.elem.schema()}
+		s = map[string]any{"type": "array", "items": g.elem.schemaIn(defs)}
 	case "tuple":
 		var items []any
 		for _, it := range g.items {
-			items = append(items, it.schema())
+			items = append(items, it.schemaIn(defs))
 		}
-		return map[string]any{"type": "array", "prefixItems": items}
+		s = map[string]any{"type": "array", "prefixItems": items}
 	case "dict":
-		return map[string]any{"type": "object", "additionalProperties": g.elem.schema()}
+		s = map[string]any{"type": "object", "additionalProperties": g.elem.schemaIn(defs)}
 	case "object":
 		props := map[string]any{}
-		for k, p := range g.props {
-			props[k] = p.schema()
+		// In order: the names of $defs are numbered as they are written.
+		for _, k := range slices.Sorted(maps.Keys(g.props)) {
+			props[k] = g.props[k].schemaIn(defs)
 		}
-		return map[string]any{"type": "object", "properties": props}
+		s = map[string]any{"type": "object", "properties": props}
+		if g.required != nil {
+			s["required"] = g.required
+		}
+		if g.closed {
+			s["additionalProperties"] = false
+		}
+	default:
+		s = g.unionSchema(defs)
 	}
-	var alts []any
-	for _, m := range g.members {
-		alts = append(alts, m.schema())
+	if g.enum != nil && !g.hideEnum {
+		if g.form == "infer" {
+			s = map[string]any{} // the type is inferred from the values
+		}
+		if g.isConst {
+			s["const"] = g.enum[0]
+		} else {
+			s["enum"] = g.enum
+		}
 	}
-	return map[string]any{"anyOf": alts}
+	return g.wrapSchema(s, defs)
 }
 
 // holds is the oracle: whether v conforms to g, written from the rules,
@@ -164,9 +197,14 @@ func (g *gtype) holds(v any) bool {
 type gen struct {
 	r     *rand.Rand
 	exprs bool // types written as expressions: no object properties
+	enums bool // schemas with const and enum too (see enumType), and values near them
+	names *int // enums: the $defs names handed out
 }
 
 func (g gen) typ(depth int) *gtype {
+	if g.enums && g.r.IntN(4) == 0 {
+		return g.enumType(depth)
+	}
 	scalars := []string{"any", "str", "int", "num", "bool", "null"}
 	if depth <= 0 || g.r.IntN(3) == 0 {
 		return &gtype{kind: scalars[g.r.IntN(len(scalars))]}
@@ -208,6 +246,9 @@ func (g gen) typ(depth int) *gtype {
 // value makes a value near t: often conforming, often broken in the ways
 // clients break values, sometimes anything.
 func (g gen) value(t *gtype, depth int) any {
+	if g.enums && t.enum != nil && g.r.IntN(2) == 0 {
+		return g.enumValue(t.enum)
+	}
 	if depth <= 0 {
 		return g.scalar()
 	}
@@ -252,6 +293,14 @@ func (g gen) value(t *gtype, depth int) any {
 				}
 			}
 			m[k] = g.value(et, depth-1)
+		}
+		if g.enums && t.kind == "object" {
+			// The discriminating property (see enumType), usually.
+			for _, k := range slices.Sorted(maps.Keys(t.props)) {
+				if _, ok := m[k]; !ok && g.r.IntN(4) != 0 {
+					m[k] = g.value(t.props[k], depth-1)
+				}
+			}
 		}
 		return m
 	case "union":

@@ -374,6 +374,12 @@ func (w *walker) rawScalar(i, end int, t *Type, depth int) result {
 	case failed:
 		return r
 	case fits: // the decoded value fits where the text did not (5.0 for a Go integer): write it as decoded
+		if w.data[i] == '"' {
+			// A string is the value it spells: nothing to write. It was
+			// decoded only because the rule of enums might have respelled
+			// it, and did not (ExactEnums, StructuredOnly).
+			return r
+		}
 		out = val
 		r.state = converted
 	}
@@ -756,9 +762,16 @@ func (w *walker) rawKinds(data []byte, i int, es []*Type, rb, depth int) int {
 		vb := w.eval(val, conv, depth, false)
 		for n, t := range conv {
 			r := w.res[vb+n]
-			if r.state == converted {
+			switch {
+			case r.state == converted:
 				r.out = &rawEdit{lo: i, hi: end, whole: true, val: r.out}
-			} else if r.state == fits { // the decoded value fits: write it as decoded
+			case r.state == fits && k == kindString:
+				// A string is the value it spells: it fits as it is. It
+				// was decoded only because the rule of enums might have
+				// respelled it, and did not (ExactEnums, StructuredOnly);
+				// as converted, a union would take the first member that
+				// converts it, where Coerce keeps it as it is.
+			case r.state == fits: // the decoded value fits: write it as decoded
 				r = result{state: converted, out: &rawEdit{lo: i, hi: end, whole: true, val: val}, keys: r.keys}
 			}
 			w.res[rb+slices.Index(es, t)] = r
@@ -889,13 +902,19 @@ func (w *walker) rawMember(data []byte, i int, at rawChild, cb, depth int) int {
 			}
 			r := &w.res[r0+c.k]
 			if pt := at.prop(c.t); at.index < 0 && pt != nil && pt.enum != nil {
-				tok, _ := rawScalar(data[i:end])
-				val := tok
-				if r.state == converted {
-					val, _ = w.settle(r.out.(*rawEdit).val)
+				asIs := w.rawEnumHas(pt.enum, data[i:end], depth)
+				has := asIs
+				switch e, _ := r.out.(*rawEdit); {
+				case r.state != converted:
+				case e.whole:
+					val, _ := w.settle(e.val)
+					has = enumHas(pt.enum, val)
+				default: // an object or array, converted inside
+					text, err := e.write(nil, data, w)
+					has = err == nil && w.rawEnumHas(pt.enum, text, depth)
 				}
-				c.enumLost = c.enumLost || r.state == failed || !enumHas(pt.enum, val)
-				c.enumMiss = c.enumMiss || !enumHas(pt.enum, tok)
+				c.enumLost = c.enumLost || r.state == failed || !has
+				c.enumMiss = c.enumMiss || !asIs
 			}
 			switch r.state {
 			case failed:
@@ -910,6 +929,23 @@ func (w *walker) rawMember(data []byte, i int, at rawChild, cb, depth int) int {
 	}
 	w.res, w.types = w.res[:r0], w.types[:tb]
 	return end
+}
+
+// rawEnumHas reports whether the JSON value tok is one of the values of
+// enum, as enumHas does for the value decoded. An object or array is
+// decoded only for an enum that holds one, since no other can equal it.
+func (w *walker) rawEnumHas(enum []any, tok []byte, depth int) bool {
+	v, ok := rawScalar(tok)
+	if !ok {
+		if !slices.ContainsFunc(enum, func(e any) bool { k := kindOf(e); return k == kindObject || k == kindArray }) {
+			return false
+		}
+		var err error
+		if v, err = decodeJSON(tok, false, w.maxDepth-depth); err != nil {
+			return false
+		}
+	}
+	return enumHas(enum, v)
 }
 
 // kindValue is an empty value of an object or array type's kind, to name

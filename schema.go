@@ -1001,7 +1001,16 @@ func (c *compiler) mergeNew(a, b *Type, depth int) *Type {
 		if len(out) == 0 {
 			return a
 		}
-		return newUnion(out)
+		// An enum beside a union (type: ["string", "null"], nullable,
+		// anyOf) is the union's own: the members' merges keep only what
+		// withEnum gave the string members, so the union takes the values
+		// both sides allow again, for choosing among objects and for
+		// Feedback, as mergeKinds keeps a member's.
+		values, ok := enumBoth(a.enum, b.enum)
+		if !ok {
+			return a
+		}
+		return withEnum(newUnion(out), values)
 	}
 	if m := c.mergeKinds(a, b, depth); m != nil {
 		return m
@@ -1047,17 +1056,9 @@ func (c *compiler) mergeKinds(a, b *Type, depth int) *Type {
 		// Both constrain the values: only those both allow remain. The
 		// enum is what tells union members apart (a lowered discriminator
 		// is one), so a merge must not drop it.
-		values := a.enum
-		switch {
-		case values == nil:
-			values = b.enum
-		case b.enum != nil:
-			values = slices.DeleteFunc(slices.Clone(a.enum), func(v any) bool {
-				return !slices.ContainsFunc(b.enum, func(w any) bool { return reflect.DeepEqual(v, w) })
-			})
-			if len(values) == 0 {
-				return nil
-			}
+		values, ok := enumBoth(a.enum, b.enum)
+		if !ok {
+			return nil
 		}
 		ae, be := *a, *b
 		ae.enum, be.enum = nil, nil
@@ -1122,6 +1123,21 @@ func (c *compiler) mergeKinds(a, b *Type, depth int) *Type {
 		return newTuple(prefix, elem)
 	}
 	return a
+}
+
+// enumBoth is what two enums allow together: the values both hold, or
+// either's where the other is nil (no enum); false if none remain.
+func enumBoth(a, b []any) ([]any, bool) {
+	switch {
+	case a == nil:
+		return b, true
+	case b == nil:
+		return a, true
+	}
+	values := slices.DeleteFunc(slices.Clone(a), func(v any) bool {
+		return !slices.ContainsFunc(b, func(w any) bool { return reflect.DeepEqual(v, w) })
+	})
+	return values, len(values) > 0
 }
 
 func orAny(t *Type) *Type {

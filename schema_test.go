@@ -447,6 +447,49 @@ func TestSchemaKeywords(t *testing.T) {
 			want: `{"shape": {"kind": "square", "side": 2}}`,
 		},
 		{
+			// Merged with allOf's other members or with the keywords beside
+			// a $ref, an enum beside a union stays the union's, as alone:
+			// a string is respelled, and the value chooses among objects.
+			// merge kept only what withEnum had given the string members,
+			// so the square's "kind" lost its enum and no longer told the
+			// objects apart: {"kind": "circle", "side": 2} stayed a square.
+			name: "enum/beside a union survives allOf and $ref with siblings",
+			schema: `{"type": "object", "$defs": {"unit": {"type": ["string", "null"], "enum": ["celsius", "fahrenheit", null]}},
+				"properties": {
+				"all_of": {"allOf": [{"type": ["string", "null"], "enum": ["celsius", "fahrenheit", null]}]},
+				"all_of_two": {"allOf": [{"type": ["string", "null"], "enum": ["celsius", "fahrenheit", null]}, {"type": ["string", "null"]}]},
+				"all_of_enum": {"type": ["string", "null"], "allOf": [{"enum": ["celsius", "fahrenheit", null]}]},
+				"ref_described": {"$ref": "#/$defs/unit", "description": "unit"},
+				"ref_typed": {"$ref": "#/$defs/unit", "type": ["string", "null"]},
+				"shape": {"anyOf": [
+					{"type": "object", "properties": {"kind": {"allOf": [{"type": ["string", "null"], "enum": ["square"]}, {"type": ["string", "null"]}]}, "side": {"type": "integer"}}},
+					{"type": "object", "properties": {"kind": {"type": ["string", "null"], "enum": ["circle"]}, "side": {"type": "string"}}}]}}}`,
+			args: `{"all_of": "Celsius", "all_of_two": "Celsius", "all_of_enum": "Celsius", "ref_described": "Celsius", "ref_typed": "Celsius",
+				"shape": {"kind": "circle", "side": 2}}`,
+			want: `{"all_of": "celsius", "all_of_two": "celsius", "all_of_enum": "celsius", "ref_described": "celsius", "ref_typed": "celsius",
+				"shape": {"kind": "circle", "side": "2"}}`,
+		},
+		{
+			// An object or array is compared with an enum as the value it
+			// is: {} is none of [null, {"a": "b"}], so it goes to the member
+			// that asks nothing of "b", and {"a": "5"} is {"a": 5} once
+			// converted. CoerceJSON compared an object in JSON text as
+			// null (allowed) and one it converted inside as null (not).
+			name: "enum/of objects compares objects by value",
+			schema: `{"type": "object", "properties": {
+				"p": {"anyOf": [
+					{"type": "object", "properties": {"b": {"type": "string"}}},
+					{"type": "object", "properties": {"b": {"enum": [null, {"a": "b"}]}}}]},
+				"q": {"anyOf": [
+					{"type": "object", "properties": {"b": {"type": "string"}}},
+					{"type": "object", "properties": {"b": {"enum": [null, {"a": "b"}]}}}]},
+				"r": {"anyOf": [
+					{"type": "object", "properties": {"b": {"type": "object", "properties": {"a": {"type": "integer"}}, "enum": [{"a": 5}]}}},
+					{"type": "object", "properties": {"b": {"type": "object", "properties": {"a": {"type": "boolean"}}}}}]}}}`,
+			args: `{"p": {"b": {}}, "q": {"b": {"a": "b"}}, "r": {"b": {"a": "5"}}}`,
+			want: `{"p": {"b": "{}"}, "q": {"b": {"a": "b"}}, "r": {"b": {"a": 5}}}`,
+		},
+		{
 			name:   "const/type inferred",
 			schema: `{"type": "object", "properties": {"confirm": {"const": true}, "version": {"const": 2}, "kind": {"const": "v1"}}}`,
 			args:   `{"confirm": "true", "version": "2", "kind": 1}`,
@@ -1268,6 +1311,17 @@ func TestSchemaCoerceJSONNoChange(t *testing.T) {
 		got, err := s.CoerceJSON(args)
 		if err != nil || len(got) != len(args) || &got[0] != &args[0] {
 			t.Errorf("CoerceJSON(%s) = %s, %v; want the same slice back", args, got, err)
+		}
+	}
+
+	// With the rule of enums off, "Celsius" for ["celsius"] conforms as
+	// it is: it is decoded to see whether the rule might act, and was then
+	// written again as decoded.
+	exact := mustSchema(t, Options{ExactEnums: true}, `{"type": "object", "properties": {"unit": {"enum": ["celsius"]}}}`)
+	for _, in := range []string{`{"unit": "Celsius"}`, `{"unit": "C\u0065lsius"}`} {
+		args := []byte(in)
+		if got, err := exact.CoerceJSON(args); err != nil || len(got) != len(args) || &got[0] != &args[0] {
+			t.Errorf("ExactEnums: CoerceJSON(%s) = %s, %v; want the same slice back", args, got, err)
 		}
 	}
 
