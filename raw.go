@@ -909,6 +909,8 @@ func (w *walker) rawMember(data []byte, i int, at rawChild, cb, depth int) int {
 				case e.whole:
 					val, _ := w.settle(e.val)
 					has = enumHas(pt.enum, val)
+				case !holdsContainer(pt.enum):
+					has = false // no object or array is one of its values
 				default: // an object or array, converted inside
 					text, err := e.write(nil, data, w)
 					has = err == nil && w.rawEnumHas(pt.enum, text, depth)
@@ -937,7 +939,7 @@ func (w *walker) rawMember(data []byte, i int, at rawChild, cb, depth int) int {
 func (w *walker) rawEnumHas(enum []any, tok []byte, depth int) bool {
 	v, ok := rawScalar(tok)
 	if !ok {
-		if !slices.ContainsFunc(enum, func(e any) bool { k := kindOf(e); return k == kindObject || k == kindArray }) {
+		if !holdsContainer(enum) {
 			return false
 		}
 		var err error
@@ -946,6 +948,11 @@ func (w *walker) rawEnumHas(enum []any, tok []byte, depth int) bool {
 		}
 	}
 	return enumHas(enum, v)
+}
+
+// holdsContainer reports whether an object or an array is among values.
+func holdsContainer(values []any) bool {
+	return slices.ContainsFunc(values, func(e any) bool { k := kindOf(e); return k == kindObject || k == kindArray })
 }
 
 // kindValue is an empty value of an object or array type's kind, to name
