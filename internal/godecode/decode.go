@@ -471,40 +471,13 @@ func (d *decoder) numberOrNull() ([]byte, bool) {
 	return d.number()
 }
 
-// The words of eight bytes that find, eight at a time, the bytes a
-// string's contents end or need care at: '"', '\\', controls and
-// non-ASCII.
-const (
-	ones  = 0x0101010101010101
-	highs = 0x8080808080808080
-)
-
-// plain returns the end of the run of plain ASCII string bytes from i.
-func plain(data []byte, i int) int {
-	for ; i+8 <= len(data); i += 8 {
-		w := uint64(data[i]) | uint64(data[i+1])<<8 | uint64(data[i+2])<<16 | uint64(data[i+3])<<24 |
-			uint64(data[i+4])<<32 | uint64(data[i+5])<<40 | uint64(data[i+6])<<48 | uint64(data[i+7])<<56
-		q := w ^ (ones * '"')
-		b := w ^ (ones * '\\')
-		if ((q-ones)&^q|(b-ones)&^b|(w-ones*0x20)|w)&highs != 0 {
-			break
-		}
-	}
-	for ; i < len(data); i++ {
-		if c := data[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
-			return i
-		}
-	}
-	return i
-}
-
 // scanString reads past a string, validating it, and reports whether its
 // contents need unquoting (escapes or invalid UTF-8).
 func (d *decoder) scanString() (complex, ok bool) {
 	data := d.data
 	i := d.i + 1
 	for {
-		i = plain(data, i)
+		i = jsonwire.PlainRun(data, i)
 		if i >= len(data) {
 			return false, false
 		}

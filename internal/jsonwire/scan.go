@@ -502,6 +502,11 @@ func plainRun[T Text](data T, i int) int {
 	return len(data) - len(rest)
 }
 
+// PlainRun is plainRun for a decoder of its own that reads strings: the
+// index of the first byte at or after i that is not plain string content
+// ('"', '\\', a control or a byte of non-ASCII), or len(data).
+func PlainRun(data []byte, i int) int { return plainRun(data, i) }
+
 // Specials is specials for a caller that reads the words of a string
 // itself: the high bit of each lane of x (its first byte lowest) that is
 // not plain string content (see plain); the lowest set lane is exact.
