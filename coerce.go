@@ -216,7 +216,9 @@ func (o Options) plainText(s string, t *Type) (any, error) {
 		return s, &e
 	}
 	if o.MaxSize > 0 && len(text) > o.MaxSize {
-		return s, &Error{Declared: t.String(), Value: s, Err: ErrLimit, Detail: "JSON text longer than " + strconv.Itoa(o.MaxSize) + " bytes"}
+		e := tooLong(o.MaxSize)
+		e.Declared, e.Value = t.String(), s
+		return s, e
 	}
 	val, err := decodeJSON(text, o.UseNumber, o.maxDepth())
 	if err != nil && !o.StrictJSON && errors.Is(err, ErrSyntax) {

@@ -191,3 +191,10 @@ func pointerToken(key string) string {
 	}
 	return "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
 }
+
+// tooLong is the error of JSON text longer than Options.MaxSize allows,
+// read or written, in the same words from every entry point; the caller
+// sets where it was and what.
+func tooLong(maxSize int) *Error {
+	return &Error{Err: ErrLimit, Detail: "JSON text longer than " + strconv.Itoa(maxSize) + " bytes"}
+}

@@ -423,7 +423,7 @@ func TestCallLimitsSayTheSame(t *testing.T) {
 		{"CoerceJSON", func() error { _, err := s.CoerceJSON([]byte(text)); return err }, json.RawMessage(text), workMessage},
 		{"ToType", func() error { _, err := work.ToType(args["w"], w); return err }, args["w"], workMessage},
 		{"CoerceJSON, MaxSize", func() error { _, err := s.WithOptions(size).CoerceJSON([]byte(text)); return err },
-			json.RawMessage(text), "coerce: limit exceeded: arguments longer than 10 bytes"},
+			json.RawMessage(text), "coerce: limit exceeded: JSON text longer than 10 bytes"},
 		{"Unmarshal, MaxSize", func() error { return size.Unmarshal([]byte(text), &into) },
 			json.RawMessage(text), "coerce: limit exceeded: JSON text longer than 10 bytes"},
 	} {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/coerce-go/coerce/internal/jsonwire"
 )
@@ -27,8 +26,9 @@ import (
 func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 	if s.opts.MaxSize > 0 && len(args) > s.opts.MaxSize {
 		// The call's limit, like the work budget's (walker.callLimit).
-		return args, &Error{Value: json.RawMessage(args), Err: ErrLimit,
-			Detail: "arguments longer than " + strconv.Itoa(s.opts.MaxSize) + " bytes"}
+		e := tooLong(s.opts.MaxSize)
+		e.Value = json.RawMessage(args)
+		return args, e
 	}
 	start := jsonwire.Space(args, 0)
 	var f fitter

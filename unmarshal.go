@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
-	"strconv"
 
 	"github.com/coerce-go/coerce/internal/godecode"
 	"github.com/coerce-go/coerce/internal/jsonwire"
@@ -183,8 +182,9 @@ func sameBytes(a, b []byte) bool {
 func coerceRaw(o Options, data []byte, t *Type) (out []byte, report func(), err error) {
 	if o.MaxSize > 0 && len(data) > o.MaxSize {
 		// The call's limit, like the work budget's (walker.callLimit).
-		return data, nil, &Error{Value: json.RawMessage(data), Err: ErrLimit,
-			Detail: "JSON text longer than " + strconv.Itoa(o.MaxSize) + " bytes"}
+		e := tooLong(o.MaxSize)
+		e.Value = json.RawMessage(data)
+		return data, nil, e
 	}
 	// One pass validates the text and fits it to t, as in CoerceJSON.
 	f := newFitter(o)

@@ -1018,7 +1018,7 @@ func (w *walker) encode(v any, depth int) (string, error) {
 		return "", err
 	}
 	if w.o.MaxSize > 0 && len(text) > w.o.MaxSize {
-		return "", &Error{Err: ErrLimit, Detail: "JSON text longer than " + strconv.Itoa(w.o.MaxSize) + " bytes"}
+		return "", tooLong(w.o.MaxSize)
 	}
 	return text, nil
 }
@@ -1051,7 +1051,7 @@ func (w *walker) evalRawMessage(x json.RawMessage, es []*Type, rb, depth int) {
 // against the caller.
 func (w *walker) parse(text []byte, depth int) (any, error) {
 	if w.o.MaxSize > 0 && len(text) > w.o.MaxSize {
-		return nil, &Error{Err: ErrLimit, Detail: "JSON text longer than " + strconv.Itoa(w.o.MaxSize) + " bytes"}
+		return nil, tooLong(w.o.MaxSize)
 	}
 	w.budget += workPerByte * len(text)
 	w.scanned += len(text)
@@ -1060,7 +1060,7 @@ func (w *walker) parse(text []byte, depth int) (any, error) {
 
 func (w *walker) parseString(text string, depth int) (any, error) {
 	if w.o.MaxSize > 0 && len(text) > w.o.MaxSize {
-		return nil, &Error{Err: ErrLimit, Detail: "JSON text longer than " + strconv.Itoa(w.o.MaxSize) + " bytes"}
+		return nil, tooLong(w.o.MaxSize)
 	}
 	w.budget += workPerByte * len(text)
 	w.scanned += len(text)
