@@ -566,7 +566,8 @@ func fbDistance(a, b string) int {
 // allow (ErrEnum, with the allowed values in Detail). It looks into nested
 // objects and arrays as the schema declares them, and into a union only
 // where the value's kind leaves one member; an enum beside a union is
-// checked first, null passing where the union has a null member. It returns nil or one *Error per finding, joined, in
+// checked first, null passing where the union has a null member. It
+// returns nil or one *Error per finding, joined, in
 // the order of their paths. Call it on coerced arguments: coercion never
 // fails for these reasons, and never adds or removes a name.
 func (s *Schema) Check(args map[string]any) error {
@@ -716,6 +717,7 @@ func fbMemberOf(t *Type, v any) *Type {
 // member: nullable: true beside an enum that does not list null means,
 // to most who write it, that null is allowed too, and a validator that
 // reads it otherwise still says so.
+//
 // An object or array is left to the member of its kind, as before there
 // were enums beside unions: where there is none, coercion has said so.
 func fbUnionAllows(t *Type, v any) bool {
