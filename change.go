@@ -2,11 +2,9 @@ package coerce
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"reflect"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/coerce-go/coerce/internal/nearjson"
 )
@@ -181,10 +179,6 @@ type Change struct {
 	Rule Rule
 }
 
-// PreviewLen bounds Change.Preview, so that reporting a change never
-// copies more than a few bytes of an argument, however long.
-const PreviewLen = 40
-
 // LogValue makes a Change print as a group of its fields with log/slog.
 func (c Change) LogValue() slog.Value {
 	return slog.GroupValue(
@@ -218,39 +212,9 @@ func newChange(v any, t *Type, r Rule) Change {
 		// object held. Changes are made only when someone listens. (From
 		// JSON text, v is only the kind, a nil map or slice: the text is
 		// the result's, at the change's path.)
-		if b, err := json.Marshal(v); err == nil {
-			c.Preview = preview(string(b))
+		if b, err := appendJSON(nil, v, 0); err == nil {
+			c.Preview = cut(string(b), PreviewLen)
 		}
 	}
 	return c
-}
-
-// preview is the beginning of a scalar's text, at most PreviewLen bytes.
-func preview(v any) string {
-	var s string
-	switch x := v.(type) {
-	case string:
-		s = x
-	case bool:
-		return strconv.FormatBool(x)
-	default:
-		switch kindOf(v) {
-		case kindNumber:
-			s, _ = numberText(v)
-		case kindString:
-			s = stringOf(v)
-		case kindBool:
-			return strconv.FormatBool(reflect.Indirect(reflect.ValueOf(v)).Bool())
-		default:
-			return ""
-		}
-	}
-	if len(s) <= PreviewLen {
-		return s
-	}
-	cut := PreviewLen
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut]
 }

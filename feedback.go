@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Feedback for a model: the text that tells whoever sent a call what to
@@ -20,15 +19,15 @@ import (
 // isError: true), so that the model corrects itself on its next turn.
 //
 // The text is deterministic (the same error gives the same bytes), bounded
-// (at most fbItems failures are described, the rest counted), and
+// (at most feedbackItems failures are described, the rest counted), and
 // quotes of the arguments never exceed PreviewLen bytes each, so that a
 // hostile or enormous argument is never echoed back into a model's context.
 
-// fbItems bounds how many failures a feedback text describes.
-const fbItems = 8
+// feedbackItems bounds how many failures a feedback text describes.
+const feedbackItems = 8
 
-// fbNames bounds how many declared names a feedback text lists.
-const fbNames = 12
+// feedbackNames bounds how many declared names a feedback text lists.
+const feedbackNames = 12
 
 // Feedback returns a short text, for a model, saying how to correct the
 // arguments that err rejected: for each failing argument its JSON Pointer,
@@ -52,7 +51,7 @@ func (s *Schema) Feedback(err error) string {
 	if err == nil {
 		return ""
 	}
-	errs := fbFlatten(err)
+	errs := flatten(err)
 	var b strings.Builder
 	if len(errs) == 1 {
 		b.WriteString("Invalid arguments: 1 problem. Correct it and send the call again.\n")
@@ -60,18 +59,18 @@ func (s *Schema) Feedback(err error) string {
 		fmt.Fprintf(&b, "Invalid arguments: %d problems. Correct them and send the call again.\n", len(errs))
 	}
 	for i, e := range errs {
-		if i == fbItems {
+		if i == feedbackItems {
 			fmt.Fprintf(&b, "- and %d more.\n", len(errs)-i)
 			break
 		}
 		b.WriteString("- ")
 		var ce *Error
 		if !errors.As(e, &ce) {
-			b.WriteString(fbCut(e.Error(), 4*PreviewLen))
+			b.WriteString(oneLine(cutMarked(e.Error(), 4*PreviewLen)))
 			b.WriteString("\n")
 			continue
 		}
-		s.fbDescribe(&b, ce)
+		s.describe(&b, ce)
 		b.WriteString("\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n")
@@ -79,7 +78,7 @@ func (s *Schema) Feedback(err error) string {
 
 // flatten lists the errors joined in err, *Errors by their paths (stable,
 // so that failures at one path keep their order).
-func fbFlatten(err error) []error {
+func flatten(err error) []error {
 	var out []error
 	var walk func(error)
 	walk = func(err error) {
@@ -110,59 +109,63 @@ func fbFlatten(err error) []error {
 	})
 }
 
-func (s *Schema) fbDescribe(b *strings.Builder, e *Error) {
-	b.WriteString(fbPathWords(e.Path))
+// describe writes the line of one failure: its path, what was declared,
+// what was found, and an example. Every byte that comes from the
+// arguments (keys, values, details) goes through oneLine or a JSON
+// quote, so that no argument can start a line of its own in the text.
+func (s *Schema) describe(b *strings.Builder, e *Error) {
+	b.WriteString(pathWords(e.Path))
 	b.WriteString(": ")
-	t := s.fbDeclared(e)
+	t := s.declaredAt(e)
 	switch {
 	case errors.Is(e.Err, ErrUnknownName):
 		b.WriteString("not a declared name")
 		if e.Detail != "" {
 			b.WriteString("; declared, nearest first: ")
-			b.WriteString(e.Detail)
+			b.WriteString(oneLine(cut(e.Detail, 16*PreviewLen)))
 		}
 		b.WriteString(".")
 		return
 	case errors.Is(e.Err, ErrMissing):
 		b.WriteString("missing, and required: ")
-		b.WriteString(fbTypeWords(t))
+		b.WriteString(typeWords(t))
 		b.WriteString(". Example: ")
-		b.WriteString(fbExampleText(t, nil))
+		b.WriteString(exampleText(t, nil))
 		return
 	case errors.Is(e.Err, ErrEnum):
 		b.WriteString("expected ")
 		if t == nil || len(t.Enum()) == 0 {
-			b.WriteString("one of: " + e.Detail)
+			b.WriteString("one of: " + oneLine(cut(e.Detail, 16*PreviewLen)))
 		} else {
-			b.WriteString(fbTypeWords(t))
+			b.WriteString(typeWords(t))
 		}
 		b.WriteString("; found ")
-		b.WriteString(fbFoundWords(e.Value))
+		b.WriteString(foundWords(e.Value))
 		b.WriteString(". Example: ")
-		b.WriteString(fbExampleText(t, e.Value))
+		b.WriteString(exampleText(t, e.Value))
 		return
 	case errors.Is(e.Err, ErrLimit):
 		b.WriteString("too large or too deeply nested")
 		if e.Detail != "" {
-			b.WriteString(" (" + fbCut(e.Detail, 2*PreviewLen) + ")")
+			b.WriteString(" (" + oneLine(cutMarked(e.Detail, 2*PreviewLen)) + ")")
 		}
 		b.WriteString("; send a smaller value.")
 		return
 	case errors.Is(e.Err, ErrUnknownType):
 		b.WriteString("the declared type cannot be read (")
-		b.WriteString(fbCut(e.Declared, 2*PreviewLen))
+		b.WriteString(oneLine(cutMarked(e.Declared, 2*PreviewLen)))
 		b.WriteString("); this is the tool's fault, not the call's.")
 		return
 	}
 	b.WriteString("expected ")
-	b.WriteString(fbTypeWords(t))
+	b.WriteString(typeWords(t))
 	b.WriteString("; found ")
-	b.WriteString(fbFoundWords(e.Value))
+	b.WriteString(foundWords(e.Value))
 	switch {
 	case errors.Is(e.Err, ErrSyntax):
 		b.WriteString(", which is not valid")
 		if e.Detail != "" {
-			b.WriteString(" (" + fbCut(e.Detail, 2*PreviewLen))
+			b.WriteString(" (" + oneLine(cutMarked(e.Detail, 2*PreviewLen)))
 			if e.Offset > 0 {
 				b.WriteString(" at offset " + strconv.Itoa(e.Offset))
 			}
@@ -172,26 +175,26 @@ func (s *Schema) fbDescribe(b *strings.Builder, e *Error) {
 		b.WriteString(", which would lose precision")
 	}
 	b.WriteString(". Example: ")
-	b.WriteString(fbExampleText(t, e.Value))
+	b.WriteString(exampleText(t, e.Value))
 }
 
 // pathWords names the argument at a JSON Pointer.
-func fbPathWords(path string) string {
+func pathWords(path string) string {
 	if path == "" {
 		return "the arguments"
 	}
 	return showPath(path)
 }
 
-// declared is the type declared at e's path: from the schema if there is
-// one and it knows the path, else parsed from e.Declared.
-func (s *Schema) fbDeclared(e *Error) *Type {
+// declaredAt is the type declared at e's path: from the schema if there
+// is one and it knows the path, else parsed from e.Declared.
+func (s *Schema) declaredAt(e *Error) *Type {
 	if s != nil {
-		if t := fbTypeAt(s.Type(), e.Path); t != nil && t.Kind() != Any {
+		if t := typeAt(s.Type(), e.Path); t != nil && t.Kind() != Any {
 			return t
 		}
 	}
-	if t, err := ParseType(e.Declared); err == nil {
+	if t, err := cachedType(e.Declared); err == nil {
 		return t
 	}
 	return nil
@@ -199,12 +202,21 @@ func (s *Schema) fbDeclared(e *Error) *Type {
 
 // typeAt walks t along a JSON Pointer, through the members of unions that
 // hold the kind each step needs; nil when a step finds no such member.
-func fbTypeAt(t *Type, path string) *Type {
-	if path == "" {
-		return t
-	}
-	for _, tok := range strings.Split(path[1:], "/") {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+func typeAt(t *Type, path string) *Type {
+	for rest := path; rest != ""; {
+		if rest[0] != '/' {
+			return nil
+		}
+		rest = rest[1:]
+		tok := rest
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			tok, rest = rest[:i], rest[i:]
+		} else {
+			rest = ""
+		}
+		if strings.IndexByte(tok, '~') >= 0 {
+			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		}
 		i, err := strconv.Atoi(tok)
 		index := err == nil && i >= 0
 		if t.Kind() == Union {
@@ -237,225 +249,290 @@ func fbTypeAt(t *Type, path string) *Type {
 	return t
 }
 
+// wordsBudget bounds the bytes one description of a type writes: a
+// recursive type, or a union that names the next type twice at each
+// level, would otherwise double the text at each level.
+const wordsBudget = 8 * PreviewLen
+
+// A wording writes the words of one type, within wordsBudget bytes. A
+// type met again inside itself is referred to, not described again.
+type wording struct {
+	b      strings.Builder
+	active []*Type // the types being described, outermost first
+}
+
+func (w *wording) full() bool { return w.b.Len() >= wordsBudget }
+
 // typeWords says what t declares, in JSON Schema's words: "an integer",
 // "an array of strings", "one of: \"asc\", \"desc\"", "an object with
 // properties a (integer), b (string)".
-func fbTypeWords(t *Type) string {
+func typeWords(t *Type) string {
 	if t == nil {
 		return "a value of the declared type"
 	}
+	var w wording
+	w.words(t)
+	return cutMarked(w.b.String(), wordsBudget)
+}
+
+// enter reports whether t may be described here, and marks it described:
+// a type inside itself is named by its kind alone.
+func (w *wording) enter(t *Type) bool {
+	if w.full() {
+		w.b.WriteString("...")
+		return false
+	}
+	if slices.Contains(w.active, t) {
+		w.b.WriteString("a value of that same type")
+		return false
+	}
+	w.active = append(w.active, t)
+	return true
+}
+
+func (w *wording) leave() { w.active = w.active[:len(w.active)-1] }
+
+func (w *wording) words(t *Type) {
 	if enum := t.Enum(); len(enum) > 0 {
-		return "one of: " + fbValueList(enum, fbNames)
+		w.b.WriteString("one of: " + valueList(enum, feedbackNames))
+		return
 	}
 	switch t.Kind() {
 	case Any:
-		return "any value"
+		w.b.WriteString("any value")
 	case Null:
-		return "null"
+		w.b.WriteString("null")
 	case Boolean:
-		return "a boolean (true or false)"
+		w.b.WriteString("a boolean (true or false)")
 	case Integer:
-		return "an integer"
+		w.b.WriteString("an integer")
 	case Number:
-		return "a number"
+		w.b.WriteString("a number")
 	case String:
-		return "a string"
+		w.b.WriteString("a string")
 	case Array:
-		return "an array of " + fbPluralWords(t.Elem())
+		if w.enter(t) {
+			w.b.WriteString("an array of ")
+			w.plural(t.Elem())
+			w.leave()
+		}
 	case Object:
+		if !w.enter(t) {
+			return
+		}
+		defer w.leave()
 		if props := t.Properties(); len(props) > 0 {
-			var b strings.Builder
-			b.WriteString("an object with properties ")
+			w.b.WriteString("an object with properties ")
 			required := t.Required()
 			for i, p := range props {
-				if i == fbNames {
-					fmt.Fprintf(&b, ", and %d more", len(props)-i)
+				if i == feedbackNames || w.full() {
+					w.b.WriteString(", and " + strconv.Itoa(len(props)-i) + " more")
 					break
 				}
 				if i > 0 {
-					b.WriteString(", ")
+					w.b.WriteString(", ")
 				}
-				b.WriteString(p)
-				b.WriteString(" (")
-				b.WriteString(fbShortWords(t.Property(p)))
+				w.b.WriteString(quoteIfNeeded(p))
+				w.b.WriteString(" (")
+				w.short(t.Property(p))
 				if slices.Contains(required, p) {
-					b.WriteString(", required")
+					w.b.WriteString(", required")
 				}
-				b.WriteString(")")
+				w.b.WriteString(")")
 			}
-			return b.String()
+			return
 		}
 		if e := t.Elem(); e.Kind() != Any {
-			return "an object whose values are " + fbPluralWords(e)
+			w.b.WriteString("an object whose values are ")
+			w.plural(e)
+			return
 		}
-		return "an object"
+		w.b.WriteString("an object")
 	case Union:
-		var words []string
-		null := false
-		for _, m := range t.Members() {
+		if !w.enter(t) {
+			return
+		}
+		defer w.leave()
+		ms := t.Members()
+		null := slices.ContainsFunc(ms, func(m *Type) bool { return m.Kind() == Null })
+		n := len(ms)
+		if null {
+			n--
+		}
+		i := 0
+		for _, m := range ms {
 			if m.Kind() == Null {
-				null = true
 				continue
 			}
-			words = append(words, fbTypeWords(m))
+			w.or(i, n+btoi(null))
+			i++
+			w.words(m)
 		}
 		if null {
-			words = append(words, "null")
+			w.or(i, n+1)
+			w.b.WriteString("null")
 		}
-		return fbOrList(words)
+		if n == 0 && !null {
+			w.b.WriteString("any value")
+		}
+	default:
+		w.b.WriteString(t.String())
 	}
-	return t.String()
 }
 
-// shortWords is typeWords without articles, for the properties of an
-// object: "integer", "array of strings", "one of \"a\", \"b\"".
-func fbShortWords(t *Type) string {
+// or writes the separator before the i-th of n alternatives.
+func (w *wording) or(i, n int) {
+	switch {
+	case i == 0:
+	case i == n-1:
+		w.b.WriteString(" or ")
+	default:
+		w.b.WriteString(", ")
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// short is words without articles, for the properties of an object:
+// "integer", "array of strings", "one of \"a\", \"b\"".
+func (w *wording) short(t *Type) {
 	if enum := t.Enum(); len(enum) > 0 {
-		return "one of " + fbValueList(enum, 4)
+		w.b.WriteString("one of " + valueList(enum, 4))
+		return
 	}
 	switch t.Kind() {
 	case Array:
 		if e := t.Elem(); e.Kind() != Any && e.Kind() != Union && len(e.Enum()) == 0 {
-			return "array of " + e.Kind().String() + "s"
+			w.b.WriteString("array of " + e.Kind().String() + "s")
+			return
 		}
-		return "array"
+		w.b.WriteString("array")
 	case Union:
-		var words []string
-		for _, m := range t.Members() {
-			words = append(words, fbShortWords(m))
+		if !w.enter(t) {
+			return
 		}
-		return fbOrList(words)
+		for i, m := range t.Members() {
+			w.or(i, len(t.Members()))
+			w.short(m)
+			if w.full() {
+				break
+			}
+		}
+		w.leave()
+	default:
+		w.b.WriteString(t.Kind().String())
 	}
-	return t.Kind().String()
 }
 
-// pluralWords names the values of an array or dictionary of t.
-func fbPluralWords(t *Type) string {
+// plural names the values of an array or dictionary of t.
+func (w *wording) plural(t *Type) {
 	if len(t.Enum()) > 0 {
-		return "values " + fbTypeWords(t)
+		w.b.WriteString("values ")
+		w.words(t)
+		return
 	}
 	switch k := t.Kind(); k {
 	case Any:
-		return "any values"
+		w.b.WriteString("any values")
 	case Null:
-		return "nulls"
+		w.b.WriteString("nulls")
 	case Array:
-		return "arrays of " + fbPluralWords(t.Elem())
+		if w.enter(t) {
+			w.b.WriteString("arrays of ")
+			w.plural(t.Elem())
+			w.leave()
+		}
 	case Object:
 		if len(t.Properties()) > 0 {
-			return "objects, each " + fbTypeWords(t)
+			w.b.WriteString("objects, each ")
+			w.words(t)
+			return
 		}
-		return "objects"
+		w.b.WriteString("objects")
 	case Union:
-		return "values, each " + fbTypeWords(t)
+		w.b.WriteString("values, each ")
+		w.words(t)
 	default:
-		return k.String() + "s"
+		w.b.WriteString(k.String() + "s")
 	}
-}
-
-func fbOrList(words []string) string {
-	switch len(words) {
-	case 0:
-		return "any value"
-	case 1:
-		return words[0]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // valueList writes values as JSON, comma separated, at most max of them.
-func fbValueList(values []any, max int) string {
+func valueList(values []any, max int) string {
 	var b strings.Builder
 	for i, v := range values {
 		if i == max {
-			fmt.Fprintf(&b, ", and %d more", len(values)-i)
+			b.WriteString(", and " + strconv.Itoa(len(values)-i) + " more")
 			break
 		}
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(fbCut(fbJSON(v), PreviewLen))
+		b.WriteString(previewJSON(v, PreviewLen))
 	}
 	return b.String()
 }
 
 // foundWords describes a value found, quoting at most PreviewLen bytes of
-// it.
-func fbFoundWords(v any) string {
+// it, read from its beginning: a value is never encoded whole to show
+// its first bytes.
+func foundWords(v any) string {
 	switch v := v.(type) {
 	case nil:
 		return "null"
 	case string:
-		return "the string " + fbQuotePreview(v)
+		return "the string " + previewJSON(v, PreviewLen)
 	case bool:
 		return "the boolean " + strconv.FormatBool(v)
-	case json.Number:
-		return "the number " + fbCut(string(v), PreviewLen)
-	case float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
-		return "the number " + fbCut(fmt.Sprint(v), PreviewLen)
 	case json.RawMessage:
-		return "the JSON text " + fbCut(string(bytes.TrimSpace(v)), PreviewLen)
+		return "the JSON text " + oneLine(cutMarked(string(bytes.TrimSpace(v)), PreviewLen))
 	case map[string]any:
-		return strings.TrimSpace("an object " + fbCut(fbJSON(v), PreviewLen))
+		return "an object " + previewJSON(v, PreviewLen)
 	case []any:
-		return strings.TrimSpace("an array " + fbCut(fbJSON(v), PreviewLen))
+		return "an array " + previewJSON(v, PreviewLen)
+	}
+	if kindOf(v) == kindNumber {
+		s, _ := numberText(v)
+		return "the number " + oneLine(cutMarked(s, PreviewLen))
 	}
 	return "a value of Go type " + fmt.Sprintf("%T", v)
 }
 
-// quotePreview quotes the beginning of s, at most PreviewLen bytes of it.
-func fbQuotePreview(s string) string {
-	if c := fbCut(s, PreviewLen); len(c) < len(s) {
-		return strconv.Quote(strings.TrimSuffix(c, "...")) + "..."
-	}
-	return strconv.Quote(s)
-}
-
-// cut shortens s to at most n bytes, at a character boundary, marking the
-// cut with "...".
-func fbCut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "..."
-}
-
-// jsonText is v as compact JSON text, keys sorted, HTML not escaped.
-func fbJSON(v any) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(v) != nil {
-		return "" // no JSON form (a cycle, NaN): never walk it again
-	}
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
 // exampleText is one valid value of t, as JSON text. For an enum and a
 // string found, it is the allowed value nearest to that string.
-func fbExampleText(t *Type, found any) string {
+func exampleText(t *Type, found any) string {
 	if t == nil {
 		return "a value of the declared type"
 	}
 	if s, ok := found.(string); ok && len(t.Enum()) > 0 {
-		return fbCut(fbJSON(fbNearestValue(t.Enum(), s)), 4*PreviewLen)
+		return previewJSON(nearestValue(t.Enum(), s), 4*PreviewLen)
 	}
-	return fbCut(fbJSON(fbExample(t, 0)), 4*PreviewLen)
+	ex := exampler{left: exampleNodes}
+	return previewJSON(ex.example(t, 0), 4*PreviewLen)
 }
 
-// fbExampleDepth bounds the nesting of an example, so that a recursive
-// schema gives a finite one.
-const fbExampleDepth = 4
+// exampleDepth bounds the nesting of an example, so that a recursive
+// schema gives a finite one; exampleNodes bounds its values, so that an
+// object requiring many objects that each require many does not give
+// r^depth of them.
+const (
+	exampleDepth = 4
+	exampleNodes = 32
+)
+
+type exampler struct{ left int }
 
 // example builds one value that conforms to t: the first value of an
 // enum, the first member of a union that is not null, an array of one
 // element, an object with its required properties (or, requiring none,
-// its first).
-func fbExample(t *Type, depth int) any {
+// its first), as far as the budget of values goes.
+func (ex *exampler) example(t *Type, depth int) any {
+	ex.left--
 	if enum := t.Enum(); len(enum) > 0 {
 		return enum[0]
 	}
@@ -471,13 +548,13 @@ func fbExample(t *Type, depth int) any {
 	case String:
 		return "text"
 	case Array:
-		if depth >= fbExampleDepth {
+		if depth >= exampleDepth || ex.left <= 0 {
 			return []any{}
 		}
-		return []any{fbExample(t.Item(0), depth+1)}
+		return []any{ex.example(t.Item(0), depth+1)}
 	case Object:
 		m := map[string]any{}
-		if depth >= fbExampleDepth {
+		if depth >= exampleDepth || ex.left <= 0 {
 			return m
 		}
 		names := t.Required()
@@ -485,18 +562,24 @@ func fbExample(t *Type, depth int) any {
 			names = props[:1]
 		}
 		for _, n := range names {
-			m[n] = fbExample(t.Property(n), depth+1)
+			if ex.left <= 0 {
+				break
+			}
+			m[n] = ex.example(t.Property(n), depth+1)
 		}
 		if len(m) == 0 {
 			if e := t.Elem(); e.Kind() != Any {
-				m["key"] = fbExample(e, depth+1)
+				m["key"] = ex.example(e, depth+1)
 			}
 		}
 		return m
 	case Union:
+		if depth >= exampleDepth {
+			return nil
+		}
 		for _, m := range t.Members() {
 			if m.Kind() != Null {
-				return fbExample(m, depth)
+				return ex.example(m, depth+1)
 			}
 		}
 		return nil
@@ -505,39 +588,23 @@ func fbExample(t *Type, depth int) any {
 }
 
 // nearestValue is the value of values whose text is nearest to s.
-func fbNearestValue(values []any, s string) any {
+func nearestValue(values []any, s string) any {
 	best, bestD := values[0], -1
+	ls := strings.ToLower(firstRunes(s, nameRunes))
 	for _, v := range values {
 		text, ok := v.(string)
 		if !ok {
-			text = fbJSON(v)
+			text = previewJSON(v, nameRunes)
 		}
-		if d := fbDistance(strings.ToLower(text), strings.ToLower(s)); bestD < 0 || d < bestD {
+		if d := distance(strings.ToLower(firstRunes(text, nameRunes)), ls); bestD < 0 || d < bestD {
 			best, bestD = v, d
 		}
 	}
 	return best
 }
 
-// nearest returns names sorted by their edit distance to s, nearest
-// first, ties in name order.
-func fbNearest(names []string, s string) []string {
-	out := slices.Clone(names)
-	d := make(map[string]int, len(out))
-	for _, n := range out {
-		d[n] = fbDistance(strings.ToLower(n), strings.ToLower(s))
-	}
-	slices.SortStableFunc(out, func(a, b string) int {
-		if d[a] != d[b] {
-			return d[a] - d[b]
-		}
-		return strings.Compare(a, b)
-	})
-	return out
-}
-
 // distance is the Levenshtein distance between a and b, in characters.
-func fbDistance(a, b string) int {
+func distance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
@@ -558,274 +625,6 @@ func fbDistance(a, b string) int {
 	return prev[len(rb)]
 }
 
-// Check reports what coercion leaves to a validator and a model needs to
-// hear of: a required argument that is absent (ErrMissing), and an
-// argument an object does not declare when it allows no others
-// (additionalProperties: false, ErrUnknownName, with the declared names,
-// nearest first, in Detail), and a value that its enum or const does not
-// allow (ErrEnum, with the allowed values in Detail). It looks into nested
-// objects and arrays as the schema declares them, and into a union only
-// where the value's kind leaves one member; an enum beside a union is
-// checked first, null passing where the union has a null member. It
-// returns nil or one *Error per finding, joined, in
-// the order of their paths. Call it on coerced arguments: coercion never
-// fails for these reasons, and never adds or removes a name.
-func (s *Schema) Check(args map[string]any) error {
-	if s == nil {
-		return nil
-	}
-	if fbOK(s.Type(), args, 0) {
-		return nil // the common case, without building a path
-	}
-	errs := fbCheck(nil, nil, s.Type(), args, 0)
-	if len(errs) == 0 {
-		return nil
-	}
-	slices.SortStableFunc(errs, func(a, b error) int {
-		return strings.Compare(a.(*Error).Path, b.(*Error).Path)
-	})
-	return errors.Join(errs...)
-}
-
-// CheckJSON is Check for arguments as JSON text. Text that is not a JSON
-// object is not Check's business (CoerceJSON reports it); it returns nil.
-func (s *Schema) CheckJSON(args []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.UseNumber()
-	var m map[string]any
-	if dec.Decode(&m) != nil {
-		return nil
-	}
-	return s.Check(m)
-}
-
-// An fbPath is a JSON Pointer as Check descends, written out only for a
-// finding, so that descending allocates nothing.
-type fbPath struct {
-	parent  *fbPath
-	key     string
-	index   int
-	isIndex bool
-}
-
-func (p *fbPath) String() string {
-	if p == nil {
-		return ""
-	}
-	if p.isIndex {
-		return p.parent.String() + "/" + strconv.Itoa(p.index)
-	}
-	return p.parent.String() + pointerToken(p.key)
-}
-
-// fbCheckDepth bounds the nesting Check looks into.
-const fbCheckDepth = 64
-
-// fbCheck appends to errs what Check reports of v against t. It allocates
-// nothing for a value without findings.
-func fbCheck(errs []error, at *fbPath, t *Type, v any, depth int) []error {
-	if depth > fbCheckDepth || len(errs) > 4*fbItems {
-		return errs
-	}
-	if t.Kind() == Union {
-		if !fbUnionAllows(t, v) {
-			return append(errs, &Error{Path: at.String(), Declared: t.String(), Value: v, Err: ErrEnum, Detail: fbValueList(t.Enum(), fbNames)})
-		}
-		if t = fbMemberOf(t, v); t == nil {
-			return errs
-		}
-	}
-	if enum := t.Enum(); len(enum) > 0 && !fbAllowed(enum, v) {
-		return append(errs, &Error{Path: at.String(), Declared: t.String(), Value: v, Err: ErrEnum, Detail: fbValueList(enum, fbNames)})
-	}
-	switch v := v.(type) {
-	case map[string]any:
-		if t.Kind() != Object {
-			return errs
-		}
-		for _, name := range t.Required() {
-			if _, ok := v[name]; !ok {
-				errs = append(errs, &Error{Path: at.String() + pointerToken(name), Declared: t.Property(name).String(), Err: ErrMissing})
-			}
-		}
-		for k, x := range v {
-			if !t.declares(k) && t.Closed() && !t.hasPatterns() {
-				props := t.Properties()
-				names := fbNearest(props, k)
-				detail := strings.Join(names[:min(len(names), fbNames)], ", ")
-				if len(names) > fbNames {
-					detail += fmt.Sprintf(", and %d more", len(names)-fbNames)
-				}
-				errs = append(errs, &Error{Path: at.String() + pointerToken(k), Declared: t.String(), Value: x, Err: ErrUnknownName, Detail: detail})
-				continue
-			}
-			if p := t.Property(k); p.Kind() != Any || len(p.Enum()) > 0 {
-				errs = fbCheck(errs, &fbPath{parent: at, key: k}, p, x, depth+1)
-			}
-		}
-	case []any:
-		if t.Kind() != Array {
-			return errs
-		}
-		for i, x := range v {
-			if p := t.Item(i); p.Kind() != Any {
-				errs = fbCheck(errs, &fbPath{parent: at, index: i, isIndex: true}, p, x, depth+1)
-			}
-		}
-	}
-	return errs
-}
-
-// fbMemberOf is the one member of union t of v's kind, or nil when there
-// is none or several (Check then says nothing more of v): a string's
-// enum is its string member's, however the schema wrote the union.
-func fbMemberOf(t *Type, v any) *Type {
-	var want Kind
-	switch v := v.(type) {
-	case map[string]any:
-		want = Object
-	case []any:
-		want = Array
-	case string:
-		want = String
-	case bool:
-		want = Boolean
-	case nil:
-		want = Null
-	default:
-		if kindOf(v) != kindNumber {
-			return nil
-		}
-		want = Number
-	}
-	var pick *Type
-	n := 0
-	for _, m := range t.Members() {
-		k := m.Kind()
-		if k == want || want == Number && k == Integer {
-			pick, n = m, n+1
-		}
-	}
-	if n != 1 {
-		return nil
-	}
-	return pick
-}
-
-// fbUnionAllows reports whether v is one of the values the enum or const
-// beside union t allows, or t has none. A null passes where t has a null
-// member: nullable: true beside an enum that does not list null means,
-// to most who write it, that null is allowed too, and a validator that
-// reads it otherwise still says so.
-//
-// An object or array is left to the member of its kind, as before there
-// were enums beside unions: where there is none, coercion has said so.
-func fbUnionAllows(t *Type, v any) bool {
-	enum := t.Enum()
-	if len(enum) == 0 || fbAllowed(enum, v) {
-		return true
-	}
-	switch v.(type) {
-	case map[string]any, []any:
-		return true
-	}
-	if v == nil {
-		for _, m := range t.Members() {
-			if m.Kind() == Null {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// fbOK reports whether fbCheck would find nothing, allocating nothing.
-func fbOK(t *Type, v any, depth int) bool {
-	if depth > fbCheckDepth {
-		return true
-	}
-	if t.Kind() == Union {
-		if !fbUnionAllows(t, v) {
-			return false
-		}
-		if t = fbMemberOf(t, v); t == nil {
-			return true
-		}
-	}
-	if enum := t.Enum(); len(enum) > 0 && !fbAllowed(enum, v) {
-		return false
-	}
-	switch v := v.(type) {
-	case map[string]any:
-		if t.Kind() != Object {
-			return true
-		}
-		for _, name := range t.Required() {
-			if _, ok := v[name]; !ok {
-				return false
-			}
-		}
-		for k, x := range v {
-			if !t.declares(k) && t.Closed() && !t.hasPatterns() {
-				return false
-			}
-			if !fbOK(t.Property(k), x, depth+1) {
-				return false
-			}
-		}
-	case []any:
-		if t.Kind() != Array {
-			return true
-		}
-		for i, x := range v {
-			if !fbOK(t.Item(i), x, depth+1) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// fbAllowed reports whether v is one of values, numbers compared by value
-// whatever their Go type (the schema's float64, the arguments'
-// json.Number), objects and arrays by their JSON text.
-func fbAllowed(values []any, v any) bool {
-	if sv, ok := v.(string); ok {
-		for _, x := range values {
-			if xs, ok := x.(string); ok && xs == sv {
-				return true
-			}
-		}
-	}
-	vf, vnum := fbNumber(v)
-	for _, x := range values {
-		if xf, ok := fbNumber(x); ok || vnum {
-			if ok && vnum && xf == vf {
-				return true
-			}
-			continue
-		}
-		if fbJSON(x) == fbJSON(v) {
-			return true
-		}
-	}
-	return false
-}
-
-func fbNumber(v any) (float64, bool) {
-	switch v := v.(type) {
-	case json.Number:
-		f, err := v.Float64()
-		return f, err == nil
-	case float64:
-		return v, true
-	case float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
-		f, err := strconv.ParseFloat(fmt.Sprint(v), 64)
-		return f, err == nil
-	}
-	return 0, false
-}
-
 // Notice returns, for a model, a few lines saying how its arguments were
 // repaired, so that it sends them right the next time: one line per rule
 // (and declared kind), naming the arguments, such as
@@ -839,7 +638,7 @@ func Notice(changes []Change) string {
 	var lines []line
 	index := map[string]int{}
 	for _, c := range changes {
-		what := c.fbNotice()
+		what := c.notice()
 		if what == "" {
 			continue
 		}
@@ -873,9 +672,9 @@ func Notice(changes []Change) string {
 }
 
 // notice is what a change's line says after the argument's name.
-func (c Change) fbNotice() string {
+func (c Change) notice() string {
 	declared := "a value of the declared type"
-	if t, err := ParseType(c.Declared); err == nil {
+	if t, err := cachedType(c.Declared); err == nil {
 		switch t.Kind() {
 		case Array:
 			declared = "a JSON array"
@@ -884,7 +683,7 @@ func (c Change) fbNotice() string {
 		case Union:
 			declared = "a " + t.String()
 		default:
-			declared = fbTypeWords(t)
+			declared = typeWords(t)
 		}
 	}
 	switch c.Rule {
@@ -905,7 +704,7 @@ func (c Change) fbNotice() string {
 	case NullFromText:
 		return "arrived as a string; send null."
 	case ToJSONText:
-		return "arrived as " + fbKindArticle(c.Found) + "; send a string (of JSON text)."
+		return "arrived as " + kindArticle(c.Found) + "; send a string (of JSON text)."
 	case NumberToText:
 		return "arrived as a number; send a string, in quotes."
 	case BooleanToText:
@@ -936,7 +735,7 @@ func (c Change) fbNotice() string {
 	return ""
 }
 
-func fbKindArticle(k Kind) string {
+func kindArticle(k Kind) string {
 	switch k {
 	case Object:
 		return "an object"

@@ -149,7 +149,7 @@ func TestCheckConformingIsFree(t *testing.T) {
 
 func flattenForTest(err error) []*Error {
 	var out []*Error
-	for _, e := range fbFlatten(err) {
+	for _, e := range flatten(err) {
 		var ce *Error
 		if errors.As(e, &ce) {
 			out = append(out, ce)
@@ -195,14 +195,16 @@ func TestFeedbackOneLinePerArgument(t *testing.T) {
 	}
 }
 
-// Feedback of a value that has no JSON form (a cycle) names its kind, and
-// does not walk it again.
+// Feedback of a value that has no JSON form (a cycle) shows its first
+// bytes, and stops there: a preview is read from the value's beginning,
+// never from a whole encoding.
 func TestFeedbackCycle(t *testing.T) {
 	m := map[string]any{}
 	m["self"] = m
 	got := Feedback(&Error{Path: "/m", Declared: "string", Value: m, Err: ErrKind})
-	if !strings.Contains(got, "; found an object. Example:") {
-		t.Errorf("got %q", got)
+	want := `; found an object {"self":{"self":{"self":{"self":{"self":.... Example:`
+	if !strings.Contains(got, want) {
+		t.Errorf("got %q, want it to hold %q", got, want)
 	}
 }
 

@@ -238,7 +238,7 @@ func (w *walker) tooDeep() {
 func (w *walker) spend(n int) bool {
 	w.work += n
 	if w.work > w.budget {
-		w.stop("the call needs more work than Options.MaxWork ("+strconv.Itoa(w.o.maxWork())+") allows", true)
+		w.stop(workDetail(&w.o), true)
 		return false
 	}
 	return true

@@ -1,0 +1,363 @@
+package coerce
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Check reports what coercion leaves to a validator and a model needs to
+// hear of: a required argument that is absent (ErrMissing), and an
+// argument an object does not declare when it allows no others
+// (additionalProperties: false, ErrUnknownName, with the declared names,
+// nearest first, in Detail), and a value that its enum or const does not
+// allow (ErrEnum, with the allowed values in Detail). It looks into nested
+// objects and arrays as the schema declares them, and into a union only
+// where the value's kind leaves one member; an enum beside a union is
+// checked first, null passing where the union has a null member. Call it on
+// coerced arguments: coercion never fails for these reasons, and never adds
+// or removes a name.
+//
+// It returns nil or one *Error per finding, joined, in the order of their
+// paths: the first 100, as coercion reports its failures. It reads the
+// values with the rules coercion reads them with (enum values compared
+// exactly, numbers by their decimal value), within the Schema's MaxDepth
+// (deeper values are a finding wrapping ErrLimit) and MaxWork (a call
+// beyond it fails as a whole with ErrLimit, as coercion does).
+func (s *Schema) Check(args map[string]any) error {
+	if s == nil {
+		return nil
+	}
+	c := newChecker(&s.opts, 0)
+	if c.ok(s.root, args, 0) {
+		return nil // the common case, without a path or a sorted key
+	}
+	return c.report(s.root, args)
+}
+
+// CheckJSON is Check for arguments as JSON text, read as CoerceJSON reads
+// them (jsonwire, within MaxDepth and MaxSize). JSON null is no arguments,
+// as for CoerceJSON: the required ones are missing. Text that is not valid
+// JSON, or not an object, is returned as the error CoerceJSON gives it.
+func (s *Schema) CheckJSON(args []byte) error {
+	if s == nil {
+		return nil
+	}
+	if s.opts.MaxSize > 0 && len(args) > s.opts.MaxSize {
+		e := tooLong(s.opts.MaxSize)
+		e.Value = json.RawMessage(args)
+		return e
+	}
+	v, err := decodeJSON(args, true, s.opts.maxDepth())
+	if err != nil {
+		e := *err.(*Error)
+		e.Value = json.RawMessage(args)
+		return &e
+	}
+	m, isObject := v.(map[string]any)
+	if !isObject && v != nil {
+		return &Error{Declared: "object", Value: json.RawMessage(args), Err: ErrKind}
+	}
+	// The text read costs its bytes, as in every entry point that reads
+	// text (Options.MaxWork).
+	c := newChecker(&s.opts, workPerByte*len(args))
+	if c.ok(s.root, m, 0) {
+		return nil
+	}
+	return c.report(s.root, m)
+}
+
+// A checker walks a value against a type for Check: first without a path
+// (ok), and only when that finds something, again in path order with one
+// (find). Both count their work against the call's budget, so that Go
+// values sharing their maps cost no more here than in coercion.
+type checker struct {
+	o        *Options
+	work     int
+	budget   int
+	maxDepth int
+	spent    bool     // the budget ran out
+	errs     []*Error // the findings, in path order
+	path     []byte
+}
+
+func newChecker(o *Options, textBudget int) *checker {
+	return &checker{o: o, budget: o.maxWork() + textBudget, maxDepth: o.maxDepth()}
+}
+
+// spend counts one value met against one type.
+func (c *checker) spend() bool {
+	if c.work++; c.work > c.budget {
+		c.spent = true
+		return false
+	}
+	return true
+}
+
+// report runs find and returns its findings as Check's error.
+func (c *checker) report(t *Type, args map[string]any) error {
+	c.work = 0
+	c.find(t, args, 0)
+	if c.spent {
+		w := walker{o: *c.o}
+		w.stop(workDetail(c.o), true)
+		return w.callLimit(args)
+	}
+	switch len(c.errs) {
+	case 0:
+		return nil
+	case 1:
+		return c.errs[0]
+	}
+	errs := make([]error, len(c.errs))
+	for i, e := range c.errs {
+		errs[i] = e
+	}
+	return errors.Join(errs...)
+}
+
+// checked is what Check reads of a value against a type: the type it is
+// measured by (a union's member of the value's kind), or a finding.
+type checked struct {
+	t      *Type
+	err    error  // ErrEnum or ErrLimit: a finding about the value itself
+	detail string // of err
+	enum   *Type  // the type whose enum refused it
+}
+
+// judge is the one statement of what Check asks of v at t, before it
+// looks inside: the enum beside a union, the union's member of v's kind,
+// the enum of that member, and the depth.
+func (c *checker) judge(t *Type, v any, depth int) checked {
+	if depth > c.maxDepth {
+		return checked{err: ErrLimit, detail: "nesting deeper than " + strconv.Itoa(c.maxDepth)}
+	}
+	if t.kind == typeUnion {
+		if !unionAllows(t, v) {
+			return checked{err: ErrEnum, enum: t}
+		}
+		if t = memberOfKind(t, v); t == nil {
+			return checked{}
+		}
+	}
+	if t.enum != nil && !enumHas(t.enum, v) {
+		return checked{err: ErrEnum, enum: t}
+	}
+	return checked{t: t}
+}
+
+// ok reports whether find would find nothing, allocating nothing.
+func (c *checker) ok(t *Type, v any, depth int) bool {
+	if t.isAny() && t.Enum() == nil {
+		return true
+	}
+	if !c.spend() {
+		return false
+	}
+	j := c.judge(t, v, depth)
+	if j.err != nil {
+		return false
+	}
+	if t = j.t; t == nil {
+		return true
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if t.kind != typeObject {
+			return true
+		}
+		for _, name := range t.required {
+			if _, ok := x[name]; !ok {
+				return false
+			}
+		}
+		for k, e := range x {
+			if t.closed && !t.known(k) || !c.ok(t.field(k), e, depth+1) {
+				return false
+			}
+		}
+	case []any:
+		if t.kind != typeArray {
+			return true
+		}
+		for i, e := range x {
+			if !c.ok(t.item(i), e, depth+1) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// find appends the findings of v at t to c.errs, in path order, keys
+// sorted, stopping at maxErrors or when the budget runs out.
+func (c *checker) find(t *Type, v any, depth int) {
+	if t.isAny() && t.Enum() == nil || c.spent || len(c.errs) >= maxErrors || !c.spend() {
+		return
+	}
+	j := c.judge(t, v, depth)
+	if j.err != nil {
+		e := &Error{Path: string(c.path), Declared: t.String(), Value: v, Err: j.err, Detail: j.detail}
+		if j.enum != nil {
+			e.Detail = valueList(j.enum.enum, feedbackNames)
+		}
+		c.errs = append(c.errs, e)
+		return
+	}
+	if t = j.t; t == nil {
+		return
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if t.kind != typeObject {
+			return
+		}
+		keys := make([]string, 0, len(x)+len(t.required))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		for _, name := range t.required {
+			if _, ok := x[name]; !ok {
+				keys = append(keys, name)
+			}
+		}
+		slices.Sort(keys)
+		n := len(c.path)
+		for _, k := range keys {
+			if len(c.errs) >= maxErrors {
+				break
+			}
+			c.path = append(c.path, pointerToken(k)...)
+			e, given := x[k]
+			switch {
+			case !given:
+				p := t.field(k)
+				c.errs = append(c.errs, &Error{Path: string(c.path), Declared: p.String(), Err: ErrMissing})
+			case t.closed && !t.known(k):
+				c.errs = append(c.errs, &Error{Path: string(c.path), Declared: t.String(), Value: e, Err: ErrUnknownName,
+					Detail: nearestNames(t.Properties(), k, feedbackNames)})
+			default:
+				c.find(t.field(k), e, depth+1)
+			}
+			c.path = c.path[:n]
+		}
+	case []any:
+		if t.kind != typeArray {
+			return
+		}
+		n := len(c.path)
+		for i, e := range x {
+			if len(c.errs) >= maxErrors || c.spent {
+				break
+			}
+			c.path = strconv.AppendInt(append(c.path, '/'), int64(i), 10)
+			c.find(t.item(i), e, depth+1)
+			c.path = c.path[:n]
+		}
+	}
+}
+
+// memberOfKind is the one member of union t of v's kind, or nil when
+// there is none or several (Check then says nothing more of v): a
+// string's enum is its string member's, however the schema wrote the
+// union. An integer member counts as a number's.
+func memberOfKind(t *Type, v any) *Type {
+	k := kindOf(v)
+	if k == kindRaw || k > kindArray {
+		return nil
+	}
+	var pick *Type
+	for _, m := range t.members {
+		if matchesKind(m.kind, k) || k == kindNumber && m.kind == typeInteger {
+			if pick != nil {
+				return nil
+			}
+			pick = m
+		}
+	}
+	return pick
+}
+
+// unionAllows reports whether v is one of the values the enum or const
+// beside union t allows, or t has none. A null passes where t takes null:
+// nullable: true beside an enum that does not list null means, to most
+// who write it, that null is allowed too. An object or array is left to
+// the member of its kind: where there is none, coercion has said so.
+func unionAllows(t *Type, v any) bool {
+	if t.enum == nil || enumHas(t.enum, v) {
+		return true
+	}
+	switch kindOf(v) {
+	case kindObject, kindArray:
+		return true
+	case kindNull:
+		return t.takesNull()
+	}
+	return false
+}
+
+// workDetail is the detail of the error of a call its work budget stopped,
+// in the words of every entry point (walker.spend).
+func workDetail(o *Options) string {
+	return "the call needs more work than Options.MaxWork (" + strconv.Itoa(o.maxWork()) + ") allows"
+}
+
+// nearestNames lists names by their edit distance to s, nearest first,
+// ties in name order, at most max of them and a count of the rest. Only
+// the first nameRunes runes of each side are compared, so that a long
+// key costs no more than a short one.
+func nearestNames(names []string, s string, max int) string {
+	type scored struct {
+		name string
+		d    int
+	}
+	ls := strings.ToLower(firstRunes(s, nameRunes))
+	out := make([]scored, len(names))
+	for i, n := range names {
+		out[i] = scored{n, distance(strings.ToLower(firstRunes(n, nameRunes)), ls)}
+	}
+	slices.SortStableFunc(out, func(a, b scored) int {
+		if a.d != b.d {
+			return a.d - b.d
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	var b strings.Builder
+	for i, n := range out {
+		if i == max {
+			b.WriteString(", and " + strconv.Itoa(len(out)-i) + " more")
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(quoteIfNeeded(n.name))
+	}
+	return b.String()
+}
+
+// nameRunes bounds the runes of a name that nearestNames compares.
+const nameRunes = 64
+
+func firstRunes(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
+}
+
+// quoteIfNeeded is a name as the feedback writes it: as it is, or quoted
+// as a JSON string when it holds a byte that could start a line of its
+// own or does not print (see showPath).
+func quoteIfNeeded(name string) string {
+	if showPath(name) == name {
+		return name
+	}
+	b, _ := appendJSON(nil, name, 0)
+	return string(b)
+}
