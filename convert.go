@@ -402,19 +402,27 @@ func (w *walker) fromParsed(v any, t *Type, rule Rule, fixes nearjson.Fixes, sh 
 		r.keys |= keysTextFit
 	}
 	if fixes != 0 && r.chg != nil && r.state == converted {
-		// The near-JSON repairs, beside the rule that unwrapped the text.
-		first := r.chg.own[0]
-		nearJSONRules(fixes, func(rule Rule) {
-			c := first
-			c.Rule = rule
-			r.chg.own = append(r.chg.own, c)
-		})
+		r.chg.own = withFixes(r.chg.own, fixes)
 	}
 	r.keys |= keysTextObject
 	if sh == shapeArray {
 		r.keys ^= keysTextObject | keysTextArray
 	}
 	return r
+}
+
+// withFixes appends to own, whose first change is the rule that unwrapped
+// JSON text in a string, one change for each near-JSON fix of that text,
+// alike but for the rule: the one report of repaired text, from the walker
+// and from CoerceJSON's copy of the text (walker.rawText).
+func withFixes(own []Change, fixes nearjson.Fixes) []Change {
+	first := own[0]
+	nearJSONRules(fixes, func(rule Rule) {
+		c := first
+		c.Rule = rule
+		own = append(own, c)
+	})
+	return own
 }
 
 // fromText gives the results of string s for the object and array types

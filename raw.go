@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/coerce-go/coerce/internal/jsonwire"
+	"github.com/coerce-go/coerce/internal/nearjson"
 )
 
 // CoerceJSON is Coerce on the JSON text of an argument object, for SDKs
@@ -332,7 +333,7 @@ func (w *walker) rawScalarInto(i int, k kind, t *Type, depth int) (int, result) 
 	// A numeric string that is JSON number text float64 holds as written,
 	// well inside 2^53, the usual repair: written from the bytes, without
 	// the string.
-	if k == kindString && w.o.OnChange == nil && !w.o.UseNumber && !w.o.StructuredOnly &&
+	if k == kindString && !w.o.UseNumber && !w.o.StructuredOnly &&
 		(t.kind == typeNumber || t.kind == typeInteger && !t.plainInt) {
 		if num := data[i+1 : end-1]; len(num) <= 24 && jsonwire.IsNumber(num) {
 			if f, ok := jsonwire.Value(num); ok && math.Abs(f) < 1<<53 &&
@@ -343,25 +344,36 @@ func (w *walker) rawScalarInto(i int, k kind, t *Type, depth int) (int, result) 
 				} else {
 					w.out = jsonwire.AppendFloat(w.out, f, 64)
 				}
-				return end, result{state: converted}
+				return end, w.scalarChange(num, t, NumberFromText)
 			}
 		}
 	}
 	// "true" or "false" where a boolean is declared, as fromWord reads it.
-	if k == kindString && t.kind == typeBoolean && t.enum == nil && w.o.OnChange == nil && !w.o.StructuredOnly {
+	if k == kindString && t.kind == typeBoolean && t.enum == nil && !w.o.StructuredOnly {
 		if word := string(data[i:end]); word == `"true"` || word == `"false"` {
 			w.splice(i, end)
 			w.out = append(w.out, data[i+1:end-1]...)
-			return end, result{state: converted}
+			return end, w.scalarChange(data[i+1:end-1], t, BooleanFromText)
 		}
 	}
 	return end, w.rawScalar(i, end, t, depth)
 }
 
+// scalarChange is the result of a string, whose content (with no escapes)
+// is text, converted to scalar type t by rule r where it is written from
+// the bytes: the change the walker reports for it, made only when someone
+// listens.
+func (w *walker) scalarChange(text []byte, t *Type, r Rule) result {
+	if w.o.OnChange == nil {
+		return result{state: converted}
+	}
+	return w.convert(string(text), t, nil, r)
+}
+
 // rawScalar converts the scalar JSON value w.data[i:end], which does not
 // fit t as it is, and writes what it becomes.
 func (w *walker) rawScalar(i, end int, t *Type, depth int) result {
-	if w.data[i] == '"' && w.o.OnChange == nil && t.takesText() {
+	if w.data[i] == '"' && t.takesText() {
 		if r, ok := w.rawText(i, end, t, depth); ok {
 			return r
 		}
@@ -398,7 +410,8 @@ func (w *walker) rawScalar(i, end int, t *Type, depth int) result {
 // string, which rawScalar converts as a value. The text written decodes to
 // what the value would be written as (keys may stay in their order, and
 // numbers as written), so CoerceJSON(b) still decodes to Coerce(decode(b)).
-// It is for calls with no OnChange: it makes no report.
+// Its report is the walker's: the rule that unwrapped the text and each
+// near-JSON fix (textChanges).
 func (w *walker) rawText(i, end int, t *Type, depth int) (result, bool) {
 	content := w.data[i+1 : end-1]
 	if len(content) < 2 || w.o.MaxSize > 0 && len(content) > w.o.MaxSize {
@@ -410,7 +423,12 @@ func (w *walker) rawText(i, end int, t *Type, depth int) (result, bool) {
 	// jsonText.
 	w.ensure()
 	w.text = jsonwire.AppendUnescaped(w.text[:0], content)
+	var found string // what the change shows of the string, made only for a listener
+	if w.o.OnChange != nil {
+		found = preview(string(w.text))
+	}
 	rule := JSONText
+	var fixes nearjson.Fixes
 	sh, text := sniff(w.text)
 	switch sh {
 	case shapeFenced:
@@ -424,7 +442,7 @@ func (w *walker) rawText(i, end int, t *Type, depth int) (result, bool) {
 		}
 		var st string
 		var why conversion
-		if sh, st, rule, _, why = jsonText(&w.o, string(w.text)); sh == shapeNone || why.why != nil {
+		if sh, st, rule, fixes, why = jsonText(&w.o, string(w.text)); sh == shapeNone || why.why != nil {
 			return result{}, false
 		}
 		w.text = append(w.text[:0], st...)
@@ -442,7 +460,11 @@ func (w *walker) rawText(i, end int, t *Type, depth int) (result, bool) {
 	}
 	w.splice(i, end)
 	w.out = jsonwire.AppendCompact(w.out, text)
-	return w.convert(nil, m, nil, rule), true
+	r := result{state: converted}
+	if w.o.OnChange != nil {
+		r.chg = &changes{own: withFixes([]Change{{Declared: m.String(), Found: String, Preview: found, Rule: rule}}, fixes)}
+	}
+	return r, true
 }
 
 // takesText reports whether JSON text in a string can become t: whether t
