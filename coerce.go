@@ -264,13 +264,14 @@ func Structured(s string) (any, bool) { return Options{}.Structured(s) }
 
 // Structured returns the object (map[string]any) or array ([]any) that s
 // holds as JSON text — bare, in one markdown fence around the whole string,
-// or encoded once more as a JSON string — and true; otherwise nil and false,
+// encoded once more as a JSON string, or near-JSON as the rule of near-JSON
+// repairs it — and true; otherwise nil and false,
 // and s is to be kept as it is. It is ToDeclared(s, "object | array") for
 // values that have no declared type, such as an agent's reply or an LLM's
 // positional argument, where "123", "true" and prose must stay text. A
 // string that cannot be JSON text costs no allocation.
 func (o Options) Structured(s string) (any, bool) {
-	if sh, _ := sniff(s); sh == shapeNone {
+	if o.noJSONText(s) { // the gate of jsonText, which ToType reads s by
 		return nil, false
 	}
 	out, err := o.ToType(s, objectOrArray)

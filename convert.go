@@ -246,7 +246,12 @@ func jsonText(o *Options, s string) (sh shape, text string, rule Rule, fixes nea
 		if o.noJSONText(s) {
 			return sh, text, 0, 0, refused(notJSONText)
 		}
-		// Tokens of a chat template around it, say: near-JSON, if anything.
+		// Tokens of a chat template around it, say: near-JSON, if anything,
+		// read only within MaxSize, as JSON text is (a limit applies
+		// before any repair).
+		if o.MaxSize > 0 && len(text) > o.MaxSize {
+			return shapeNone, trimSpace(s), 0, 0, refused(tooLong(o.MaxSize))
+		}
 		if sh, text, fixes = nearJSON(o, text); sh == shapeNone {
 			return sh, trimSpace(s), 0, 0, refused(notJSONText)
 		}

@@ -31,10 +31,10 @@ func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
 		e.Value = json.RawMessage(args)
 		return args, e
 	}
-	start := jsonwire.Space(args, 0)
+	start, isObject := argsObject(args)
 	var f fitter
 	f.limit(&s.opts)
-	if start == len(args) || args[start] != '{' {
+	if !isObject {
 		if string(trimSpace(args)) == "null" {
 			return args, nil // no arguments: absence is a validator's business
 		}
@@ -85,13 +85,39 @@ func (s *Schema) nearJSONArgs(args []byte, err *jsonwire.Error) ([]byte, error) 
 		return args, rawFail(args, err)
 	}
 	fixed, fixes, ok := s.opts.repairNearJSON(args)
-	if !ok || fixed[0] != '{' {
+	if !ok {
 		return args, rawFail(args, err)
 	}
-	s.opts.reportNearJSON(args, "object", fixes)
+	if _, isObject := argsObject(fixed); !isObject {
+		return args, rawFail(args, err)
+	}
+	// The repaired text is coerced as JSON text is; its changes, and the
+	// repair's, are reported only if that succeeds: a call that fails
+	// returns the text as it was sent, and nothing was repaired.
+	var changes []Change
 	strict := s.opts
 	strict.StrictJSON = true
-	return s.WithOptions(strict).CoerceJSON(fixed)
+	if s.opts.OnChange != nil {
+		strict.OnChange = func(c Change) { changes = append(changes, c) }
+	}
+	out, cerr := s.WithOptions(strict).CoerceJSON(fixed)
+	if cerr != nil {
+		return args, cerr
+	}
+	s.opts.reportNearJSON(args, "object", fixes)
+	for _, c := range changes {
+		s.opts.OnChange(c)
+	}
+	return out, nil
+}
+
+// argsObject reports whether argument text is an object, and where it
+// starts, after any whitespace: the one statement of it for every entry
+// point that reads argument text (CoerceJSON, its near-JSON repair,
+// Unmarshal, CheckJSON reads the decoded value).
+func argsObject(text []byte) (start int, ok bool) {
+	start = jsonwire.Space(text, 0)
+	return start, start < len(text) && text[start] == '{'
 }
 
 // rawFail is the error of argument text that is not valid JSON.

@@ -75,8 +75,15 @@ func (o Options) Unmarshal(data []byte, v any) error {
 	}
 	t := goType(rv.Type().Elem())
 	if t.isAny() && o.MaxSize <= 0 && o.MaxDepth <= 0 {
-		// Nothing to convert, and encoding/json's limits are the defaults.
-		return decodeInto(rv, data)
+		// Nothing to convert, and encoding/json's limits are the defaults:
+		// JSON text is encoding/json's to decode. Text that is not JSON
+		// goes on to the rule of near-JSON, as for every other type and
+		// limit (the same text gets the same answer however v is typed).
+		err := decodeInto(rv, data)
+		var syntax *json.SyntaxError
+		if err == nil || o.StrictJSON || !errors.As(err, &syntax) {
+			return err
+		}
 	}
 	if o.OnChange == nil && (o.MaxSize <= 0 || len(data) <= o.MaxSize) && rv.Elem().IsZero() {
 		// Text encoding/json accepts as it is needs no conversion: the
@@ -188,11 +195,11 @@ func coerceRaw(o Options, data []byte, t *Type) (out []byte, report func(), err 
 	}
 	// One pass validates the text and fits it to t, as in CoerceJSON.
 	f := newFitter(o)
-	start := jsonwire.Space(data, 0)
+	start, isObject := argsObject(data)
 	var end int
 	var ok bool
 	var werr *jsonwire.Error
-	if t.kind == typeObject && !t.keyed && o.editsKeys(t) && start < len(data) && data[start] == '{' {
+	if t.kind == typeObject && !t.keyed && o.editsKeys(t) && isObject {
 		// The fields are the parameters: fitted as CoerceJSON fits them,
 		// with the rules of names and nulls.
 		f.keyRules = &o
@@ -249,7 +256,7 @@ func coerceRaw(o Options, data []byte, t *Type) (out []byte, report func(), err 
 	defer w.release()
 	w.budget += workPerByte * len(data)
 	w.scanned += len(data)
-	if t.kind == typeObject && data[start] == '{' {
+	if t.kind == typeObject && isObject {
 		// An object, the usual case, takes CoerceJSON's own walk, so that
 		// Unmarshal decodes what CoerceJSON writes: the text of each
 		// parameter that converts written in its place, JSON text in a

@@ -1,0 +1,280 @@
+package coerce
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// One answer per input: every entry point, given the same arguments and
+// schema, gives the same result (the same bytes where the output is
+// bytes), the same error paths and sentinels, the same changes and the
+// same findings. oneAnswer states what "the same" means; the corpora below
+// and FuzzOneAnswer feed it.
+
+// oneAnswer runs args through every entry point against s and says how
+// they disagree, or "". The entry points: CoerceJSON with and without
+// OnChange; Coerce of the decoded text, with and without OnChange;
+// ToType for each parameter (planMismatch); Unmarshal into any; Check of
+// each result and CheckJSON of the text written.
+func oneAnswer(s *Schema, args []byte) string {
+	name := fmt.Sprintf("%.300s", args)
+	text, jerr := s.CoerceJSON(bytes.Clone(args))
+	var jchg []Change
+	listen := s.WithOptions(withListener(s.opts, &jchg))
+	text2, jerr2 := listen.CoerceJSON(bytes.Clone(args))
+	if !bytes.Equal(text, text2) || errText(jerr) != errText(jerr2) {
+		return fmt.Sprintf("%s: CoerceJSON = %s, %v; with OnChange = %s, %v", name, text, jerr, text2, jerr2)
+	}
+	// Argument text that is not JSON is repaired as a whole or not at
+	// all: when the call fails, the text comes back as sent, and no
+	// repair that did not happen is reported.
+	if !json.Valid(args) && jerr != nil && (!bytes.Equal(text, args) || len(jchg) > 0) {
+		return fmt.Sprintf("%s: CoerceJSON failed (%v) and returned %s, reporting %d changes", name, jerr, text, len(jchg))
+	}
+
+	// The near-JSON decision is one: an argument object Unmarshal repairs
+	// into any, CoerceJSON repairs (against a schema that converts
+	// nothing), and the other way round.
+	// (JSON text itself is Unmarshal's to read as encoding/json does, and
+	// planMismatch compares that.)
+	var u any
+	uerr := Unmarshal(args, &u)
+	if json.Valid(args) {
+		uerr, u = nil, nil
+	}
+	open, oerr := openSchema.CoerceJSON(bytes.Clone(args))
+	if _, isObject := u.(map[string]any); !json.Valid(args) && (uerr == nil && isObject || oerr == nil) {
+		back, berr := decodeJSON(open, false, 0)
+		if (uerr == nil) != (oerr == nil) || berr != nil || uerr == nil && valueMismatch(u, back, nearestFloat64) != "" {
+			return fmt.Sprintf("%s: Unmarshal into any = %s, %v; CoerceJSON = %s, %v", name, asJSON(u), uerr, open, oerr)
+		}
+	}
+
+	if !json.Valid(args) {
+		return ""
+	}
+	v, err := decodeJSON(args, false, 0)
+	m, isObject := v.(map[string]any)
+	if err != nil || !isObject {
+		return ""
+	}
+	if d := planMismatch(s, nil, args); d != "" {
+		return d
+	}
+	var cchg []Change
+	got, cerr := s.WithOptions(withListener(s.opts, &cchg)).Coerce(m)
+	if d := changesMismatch(cchg, jchg); d != "" && cerr == nil && jerr == nil {
+		return fmt.Sprintf("%s: Coerce and CoerceJSON report other changes: %s", name, d)
+	}
+
+	// Check of a result and CheckJSON of the text written find the same.
+	if jerr == nil && cerr == nil {
+		a, b := s.Check(got), s.CheckJSON(text)
+		if errPaths(a) != errPaths(b) {
+			return fmt.Sprintf("%s: Check = %v; CheckJSON = %v", name, a, b)
+		}
+	}
+	return ""
+}
+
+var openSchema = func() *Schema {
+	s, err := ParseSchema([]byte(`{"type":"object"}`))
+	if err != nil {
+		panic(err)
+	}
+	return s
+}()
+
+func withListener(o Options, into *[]Change) Options {
+	o.OnChange = func(c Change) { *into = append(*into, c) }
+	return o
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// changesMismatch compares two reports by path, rule and declared type.
+func changesMismatch(a, b []Change) string {
+	show := func(cs []Change) string {
+		var s []string
+		for _, c := range cs {
+			s = append(s, c.Path+" "+c.Rule.String()+" "+c.Declared)
+		}
+		return strings.Join(s, "; ")
+	}
+	if x, y := show(a), show(b); x != y {
+		return "[" + x + "] and [" + y + "]"
+	}
+	return ""
+}
+
+// corpusCase is one argument text against one schema, from a corpus.
+type corpusCase struct {
+	name   string
+	schema *Schema
+	args   []byte
+}
+
+// corpora lists every case of the conformance vectors, of the JSON Schema
+// Test Suite (each valid instance as the parameter p, as
+// TestJSONSchemaSuite wraps it), of the schemas of the feedback and
+// schema tests against the fuzz corpora's argument texts, and of the fuzz
+// corpora against their own schemas.
+func corpora(t *testing.T) []corpusCase {
+	var cases []corpusCase
+	vectors := loadCases[schemaCase](t, "testdata/conformance/*schemas.json")
+	for _, c := range vectors {
+		s, err := ParseSchema(c.Schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, corpusCase{"vector " + c.ID, s, c.Args})
+	}
+
+	root := filepath.Join("testdata", "jsonschema-suite", "tests")
+	for _, d := range suiteDrafts {
+		for _, file := range suiteFiles(t, filepath.Join(root, d.dir)) {
+			if suiteFileSkip(file) != "" {
+				continue
+			}
+			for _, g := range readJSON[[]suiteGroup](t, filepath.Join(root, d.dir, filepath.FromSlash(file))) {
+				schema := mustUseNumber(t, g.Schema)
+				if suiteSkipReason(d, schema) != "" {
+					continue
+				}
+				s, err := ParseSchema(wrapSuiteSchema(t, d, schema))
+				if err != nil {
+					continue
+				}
+				for _, c := range g.Tests {
+					cases = append(cases, corpusCase{"suite " + d.dir + "/" + file + "/" + g.Description + "/" + c.Description, s, []byte(`{"p":` + string(c.Data) + `}`)})
+				}
+			}
+		}
+	}
+
+	// The fuzz corpora: FuzzSchemaCoerce's against the schemas it fuzzes,
+	// FuzzPlanDifferential's against its generated schemas.
+	schemas := fuzzSchemaSet(t, Options{})
+	var texts [][]byte
+	for _, entry := range fuzzCorpus(t, "FuzzSchemaCoerce") {
+		i, args := entry[0].(uint16), entry[1].([]byte)
+		texts = append(texts, args)
+		cases = append(cases, corpusCase{"FuzzSchemaCoerce " + strconv.Itoa(int(i)), schemas[int(i)%len(schemas)], args})
+	}
+	for _, s := range fuzzSchemaSeeds {
+		texts = append(texts, []byte(s.args))
+	}
+	for _, entry := range fuzzCorpus(t, "FuzzPlanDifferential") {
+		seed, args := entry[0].(uint64), entry[1].([]byte)
+		s, _, _, _, _ := planSchema(seed % 1000)
+		cases = append(cases, corpusCase{"FuzzPlanDifferential " + strconv.FormatUint(seed, 10), s, args})
+	}
+
+	// Real tools' schemas (the feedback goldens' and the schema tests')
+	// against every argument text above.
+	files, _ := filepath.Glob("testdata/feedback/*.json")
+	more, _ := filepath.Glob("testdata/schemas/*.json")
+	for _, f := range append(files, more...) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := ParseSchema(src)
+		if err != nil {
+			continue // a schema a test shows refused
+		}
+		for i, args := range texts {
+			cases = append(cases, corpusCase{filepath.Base(f) + " text " + strconv.Itoa(i), s, args})
+		}
+	}
+	return cases
+}
+
+// fuzzCorpus reads the seed corpus of a fuzz target in testdata/fuzz.
+func fuzzCorpus(t *testing.T, target string) [][]any {
+	files, err := filepath.Glob(filepath.Join("testdata", "fuzz", target, "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries [][]any
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals, err := parseCorpusFile(data)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		entries = append(entries, vals)
+	}
+	return entries
+}
+
+// parseCorpusFile reads the values of a "go test fuzz v1" file: a uint16,
+// uint64 or []byte per line, as go test writes them.
+func parseCorpusFile(data []byte) ([]any, error) {
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) == 0 || lines[0] != "go test fuzz v1" {
+		return nil, fmt.Errorf("not a fuzz corpus file")
+	}
+	var vals []any
+	for _, l := range lines[1:] {
+		open, close := strings.IndexByte(l, '('), strings.LastIndexByte(l, ')')
+		if open < 0 || close < open {
+			return nil, fmt.Errorf("line %q", l)
+		}
+		kind, arg := l[:open], l[open+1:close]
+		switch kind {
+		case "uint16", "uint64":
+			n, err := strconv.ParseUint(arg, 0, 64)
+			if err != nil {
+				return nil, err
+			}
+			if kind == "uint16" {
+				vals = append(vals, uint16(n))
+			} else {
+				vals = append(vals, n)
+			}
+		case "[]byte", "string":
+			s, err := strconv.Unquote(arg)
+			if err != nil {
+				return nil, err
+			}
+			if kind == "string" {
+				vals = append(vals, s)
+			} else {
+				vals = append(vals, []byte(s))
+			}
+		default:
+			return nil, fmt.Errorf("type %q", kind)
+		}
+	}
+	return vals, nil
+}
+
+// TestOneAnswer holds the entry points together on every corpus case.
+func TestOneAnswer(t *testing.T) {
+	cases := corpora(t)
+	failed := 0
+	for _, c := range cases {
+		if d := oneAnswer(c.schema, c.args); d != "" {
+			failed++
+			if failed <= 20 {
+				t.Errorf("%s: %s", c.name, d)
+			}
+		}
+	}
+	t.Logf("%d cases, %d disagreements", len(cases), failed)
+}

@@ -1,0 +1,116 @@
+package coerce
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// The reproductions of the issue "One engine" and of the near-JSON
+// bullets of "Hostile input on the new paths", each named for the
+// behaviour it holds.
+
+func TestCoerceJSONSameBytesWithOrWithoutOnChange(t *testing.T) {
+	s := schemaOf(t, `{"type":"object","properties":{"cfg":{"type":"object"},"n":{"type":"integer"},"b":{"type":"boolean"}}}`)
+	args := []byte(`{"cfg":"{\"b\":1,\"a\":2}","n":"5","b":"true"}`)
+	plain, err := s.CoerceJSON(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Change
+	heard, err := s.WithOptions(Options{OnChange: func(c Change) { got = append(got, c) }}).CoerceJSON(args)
+	if err != nil || !bytes.Equal(plain, heard) {
+		t.Errorf("without OnChange %s; with it %s, %v", plain, heard, err)
+	}
+	if d := changesMismatch(got, []Change{
+		{Path: "/b", Rule: BooleanFromText, Declared: "boolean"},
+		{Path: "/cfg", Rule: JSONText, Declared: "object"},
+		{Path: "/n", Rule: NumberFromText, Declared: "integer"},
+	}); d != "" {
+		t.Errorf("changes: %s", d)
+	}
+}
+
+func TestStructuredReadsAsToDeclared(t *testing.T) {
+	for _, s := range []string{`<tool_call>{"a":1}</tool_call>`, "/* note */ {\"a\": 1}", "// c\n[1]", `{'a': 1}`} {
+		got, ok := Structured(s)
+		want, err := ToDeclared(s, "object | array")
+		if !ok || err != nil || valueMismatch(got, want, byValue) != "" {
+			t.Errorf("Structured(%q) = %v, %t; ToDeclared = %v, %v", s, got, ok, want, err)
+		}
+	}
+	for _, s := range []string{"123", "true", "hello [world]", "<b>"} {
+		if v, ok := Structured(s); ok {
+			t.Errorf("Structured(%q) = %v, want false", s, v)
+		}
+	}
+}
+
+func TestChangePreviewNotHTMLEscaped(t *testing.T) {
+	var got []Change
+	o := Options{OnChange: func(c Change) { got = append(got, c) }}
+	out, err := o.ToDeclared(map[string]any{"a": "<b>&"}, "str")
+	if err != nil || out != `{"a":"<b>&"}` {
+		t.Fatalf("got %v, %v", out, err)
+	}
+	if len(got) != 1 || got[0].Preview != `{"a":"<b>&"}` {
+		t.Errorf("changes %+v, want the preview as the result is written", got)
+	}
+}
+
+func TestCoerceJSONRepairsCommentBeforeArguments(t *testing.T) {
+	s := schemaOf(t, `{"type":"object","properties":{"a":{"type":"integer"}}}`)
+	for _, text := range []string{"// c\n{\"a\": \"1\"}", "# c\n{\"a\": \"1\"}", "/* note */ {\"a\": \"1\"}"} {
+		out, err := s.CoerceJSON([]byte(text))
+		var u map[string]any
+		uerr := Unmarshal([]byte(text), &u)
+		if err != nil || !bytes.Equal(bytes.TrimSpace(out), []byte(`{"a": 1}`)) || uerr != nil || u["a"] != "1" {
+			t.Errorf("%q: CoerceJSON = %s, %v; Unmarshal %v", text, out, err, uerr)
+		}
+	}
+}
+
+func TestUnmarshalAnyRepairsNearJSONWithDefaultLimits(t *testing.T) {
+	for _, o := range []Options{{}, {MaxDepth: 100}, {MaxSize: 1000}} {
+		var v any
+		if err := o.Unmarshal([]byte(`{'a': True, 'b': [1, 2,],}`), &v); err != nil || asJSON(v) != `{"a":true,"b":[1,2]}` {
+			t.Errorf("%+v: got %s, %v", o, asJSON(v), err)
+		}
+	}
+	var v any
+	if err := (Options{StrictJSON: true}).Unmarshal([]byte(`{'a': 1}`), &v); err == nil {
+		t.Errorf("StrictJSON repaired %v", v)
+	}
+}
+
+// A limit applies before any repair: near-JSON longer than MaxSize is
+// refused without being repaired in full first.
+func TestNearJSONLimitBeforeRepair(t *testing.T) {
+	big := "<tool_call>{'a': '" + strings.Repeat("x", 4<<20) + "'}</tool_call>"
+	o := Options{MaxSize: 1000}
+	var err error
+	allocs := testing.AllocsPerRun(1, func() { _, err = o.ToDeclared(big, "dict") })
+	if !errors.Is(err, ErrLimit) {
+		t.Errorf("got %v, want ErrLimit", err)
+	}
+	if allocs > 20 {
+		t.Errorf("%v allocations", allocs)
+	}
+}
+
+// Near-JSON arguments that then fail come back as sent, and nothing is
+// reported of a repair that did not happen.
+func TestNearJSONArgsFailureReturnsTextAsSent(t *testing.T) {
+	s := schemaOf(t, `{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}}}`)
+	var got []Change
+	args := []byte(`{'a': '1', 'b': 'x'}`)
+	out, err := s.WithOptions(Options{OnChange: func(c Change) { got = append(got, c) }}).CoerceJSON(args)
+	if err == nil || !bytes.Equal(out, args) || len(got) != 0 {
+		t.Errorf("got %s, %v, %d changes; want the text as sent, an error and none", out, err, len(got))
+	}
+	out, err = s.WithOptions(Options{OnChange: func(c Change) { got = append(got, c) }}).CoerceJSON([]byte(`{'a': '1'}`))
+	if err != nil || string(out) != `{"a": 1}` || len(got) != 2 {
+		t.Errorf("got %s, %v, %+v", out, err, got)
+	}
+}
