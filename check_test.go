@@ -234,3 +234,23 @@ func TestFeedbackKeepsArgumentsOnTheirLine(t *testing.T) {
 func itoa(i int) string                   { return strconv.Itoa(i) }
 func rawMessage(s string) json.RawMessage { return json.RawMessage(s) }
 func jsonNumber(s string) json.Number     { return json.Number(s) }
+
+// CheckJSON of a call that passes reads the text once and allocates
+// nothing, enums, required and closed objects included.
+func TestCheckJSONConformingAllocatesNothing(t *testing.T) {
+	s := schemaOf(t, `{"type":"object","additionalProperties":false,"required":["q","mode"],
+		"properties":{"q":{"type":"string"},"mode":{"enum":["fast","deep"]},"limit":{"type":["integer","null"]},
+		"tags":{"type":"array","items":{"type":"string","enum":["a","b"]}},"opt":{"type":"object","properties":{"x":{"const":"y"}}}}}`)
+	args := []byte(`{"q": "term", "mode": "deep", "limit": null, "tags": ["a", "b"], "opt": {"x": "y"}}`)
+	if err := s.CheckJSON(args); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = s.CheckJSON(args) }); n != 0 {
+		t.Errorf("%v allocations", n)
+	}
+	for _, bad := range []string{`{"q": "t", "mode": "Deep"}`, `{"mode": "deep"}`, `{"q": "t", "mode": "deep", "x": 1}`, `{"q": "t", "mode": "deep", "tags": ["c"]}`, `{"q": "t", "mode": "deep", "opt": {"x": "z"}}`} {
+		if err := s.CheckJSON([]byte(bad)); err == nil {
+			t.Errorf("%s: no finding", bad)
+		}
+	}
+}

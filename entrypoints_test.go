@@ -202,7 +202,9 @@ func corpora(t *testing.T) []corpusCase {
 }
 
 // fuzzCorpus reads the seed corpus of a fuzz target in testdata/fuzz.
-func fuzzCorpus(t *testing.T, target string) [][]any {
+func fuzzCorpus(t *testing.T, target string) [][]any { return fuzzCorpusF(t, target) }
+
+func fuzzCorpusF(t testing.TB, target string) [][]any {
 	files, err := filepath.Glob(filepath.Join("testdata", "fuzz", target, "*"))
 	if err != nil {
 		t.Fatal(err)
@@ -277,4 +279,30 @@ func TestOneAnswer(t *testing.T) {
 		}
 	}
 	t.Logf("%d cases, %d disagreements", len(cases), failed)
+}
+
+// FuzzOneAnswer holds every entry point to one answer on generated
+// schemas (enums, nulls, names, unions, nested objects: planSchema) and
+// any argument text, near-JSON included.
+func FuzzOneAnswer(f *testing.F) {
+	for _, entry := range fuzzCorpusF(f, "FuzzPlanDifferential") {
+		f.Add(entry[0].(uint64), entry[1].([]byte))
+	}
+	for seed := range uint64(8) {
+		for _, text := range []string{
+			`{'p': None, 'q': [1, 2,], "z": True}`,
+			"// note\n{\"p\": \"5\", \"z\": null}",
+			`<tool_call>{"P": "[1]", "q": {"a": "1"}}</tool_call>`,
+			`{"p": "{'a': 1}", "q": "[1,]", "xy": null}`,
+			`{"p": 1, "p": "2", "Z": "true"}`,
+		} {
+			f.Add(seed, []byte(text))
+		}
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, args []byte) {
+		s, _, _, _, _ := planSchema(seed % 1000)
+		if d := oneAnswer(s, args); d != "" {
+			t.Fatal(d)
+		}
+	})
 }
