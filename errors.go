@@ -78,7 +78,11 @@ func (e *Error) Error() string {
 		b.WriteString("want ")
 		b.WriteString(e.Declared)
 		b.WriteString(", found ")
-		b.WriteString(describe(e.Value))
+		if errors.Is(e.Err, ErrMissing) {
+			b.WriteString("nothing") // not the null of a Value never set
+		} else {
+			b.WriteString(describe(e.Value))
+		}
 		b.WriteString(": ")
 	}
 	if e.Err != nil {

@@ -94,13 +94,48 @@ func (c *coercer) input(ctx context.Context, input json.RawMessage) (json.RawMes
 		s = s.WithOptions(o)
 	}
 	out, err := s.CoerceJSON(input)
+	if err == nil {
+		// What coercion leaves to a validator (a required argument
+		// missing, a name a closed schema does not declare, a value
+		// outside an enum) fails the call too, before any tool runs.
+		err = s.CheckJSON(out)
+	}
 	if err != nil {
+		err = &InputError{Tool: c.tool, Err: err, Feedback: s.Feedback(err)}
 		c.fail(ctx, err)
 	}
 	if out == nil {
 		out = input
 	}
 	return out, err
+}
+
+// An InputError is the error of a call whose input cannot be fixed. Its
+// Feedback is the text to send the model as the tool_result, with
+// is_error set, so that it corrects its next call: per failing argument
+// its JSON Pointer, the type declared, what was found and a valid example
+// (coerce.Schema.Feedback). Err joins one *coerce.Error per failure;
+// errors.Is(err, coerce.ErrEnum) and the like see through it, and its
+// message is Err's: the tool's name is a field, not words.
+type InputError struct {
+	Tool     string
+	Err      error
+	Feedback string
+}
+
+func (e *InputError) Error() string { return e.Err.Error() }
+
+func (e *InputError) Unwrap() error { return e.Err }
+
+// Feedback returns the text for the model of an error of this package:
+// an InputError's Feedback, or for another error, coerce.Feedback of it.
+// It returns "" for nil.
+func Feedback(err error) string {
+	var ie *InputError
+	if errors.As(err, &ie) {
+		return ie.Feedback
+	}
+	return coerce.Feedback(err)
 }
 
 // unmarshal repairs input against the tool's input schema, the one the

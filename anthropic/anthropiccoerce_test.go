@@ -76,11 +76,17 @@ func TestBetaToolsRecordedMessage(t *testing.T) {
 		t.Errorf("got %+v, want %+v", in, want)
 	}
 
-	// A block built in Go has no API text: its Input is encoded.
+	// A block built in Go has no API text: its Input is encoded. It lacks
+	// the required parameters, which fails it (with the repaired text),
+	// and the feedback for the model is one call away.
 	built := anthropic.BetaToolUseBlock{Name: "search_messages", Input: map[string]any{"tags": `["a"]`}}
 	raw, err := tools.Input(t.Context(), built)
-	if err != nil || string(raw) != `{"tags":["a"]}` {
+	var ie *anthropiccoerce.InputError
+	if string(raw) != `{"tags":["a"]}` || !errors.As(err, &ie) || !errors.Is(err, coerce.ErrMissing) || ie.Tool != "search_messages" {
 		t.Errorf("got %s, %v", raw, err)
+	}
+	if fb := anthropiccoerce.Feedback(err); !strings.Contains(fb, "/channel: missing, and required: a string.") {
+		t.Errorf("feedback:\n%s", fb)
 	}
 }
 

@@ -164,6 +164,18 @@ func (c *coercer) call(ctx context.Context, call *mcp.CallToolRequest, next mcp.
 			return feedback(schema, err), nil
 		}
 	}
+	if err == nil && !c.opts.KeepSDKErrors {
+		// What coercion leaves to a validator (a required argument
+		// missing, a name a closed schema does not declare, a value
+		// outside an enum) is answered here too, before the handler runs,
+		// whether or not the tool validates (Server.AddTool does not): a
+		// call that passes is read once more, as it stands, without
+		// allocating (Schema.CheckJSON).
+		if cerr := schema.CheckJSON(args); cerr != nil {
+			l.Rejected(ctx, tool, cerr)
+			return feedback(schema, cerr), nil
+		}
+	}
 	if changes != nil {
 		adapter.TextPreviews(*changes, args)
 		l.Repaired(ctx, tool, *changes)
@@ -181,17 +193,6 @@ func (c *coercer) call(ctx context.Context, call *mcp.CallToolRequest, next mcp.
 	r, ok := res.(*mcp.CallToolResult)
 	if err != nil || !ok || r == nil {
 		return res, err
-	}
-	if r.IsError && !c.opts.KeepSDKErrors {
-		// The SDK's validator (or the tool) refused the call. If the
-		// schema says why (a required argument missing, a name it does
-		// not declare, a value outside an enum), answer with that, in the
-		// words of the feedback; checked only now, so that calls that
-		// pass cost nothing more.
-		if cerr := schema.CheckJSON(args); cerr != nil {
-			l.Rejected(ctx, tool, cerr)
-			return feedback(schema, cerr), nil
-		}
 	}
 	if c.opts.NoticeRepairs && changes != nil && !r.IsError {
 		if notice := coerce.Notice(*changes); notice != "" {

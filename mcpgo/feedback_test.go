@@ -52,13 +52,6 @@ func TestModelLoop(t *testing.T) {
 				if err := json.Unmarshal([]byte(tc.Call), &args); err != nil {
 					t.Fatal(err)
 				}
-				if !validation && (tc.Name == "missing required" || tc.Name == "unknown name" || tc.Name == "enum value") {
-					// Without the server's validator, nothing refuses
-					// these before the handler: coercion answers only
-					// for what it was asked to fix, and names the rest
-					// when the validator or the handler refuses a call.
-					t.Skip("mcp-go validates nothing without WithInputSchemaValidation")
-				}
 				res := call(t, c, "list_issues", args)
 				if !res.IsError {
 					t.Fatalf("turn 1 succeeded: %s", text(t, res))

@@ -155,6 +155,18 @@ func (c *coercer) beforeCallTool(ctx context.Context, _ any, req *mcp.CallToolRe
 			return
 		}
 	}
+	if err == nil && !c.opts.KeepSDKErrors {
+		// What coercion leaves to a validator (a required argument
+		// missing, a name a closed schema does not declare, a value
+		// outside an enum) is answered here too, before the handler runs,
+		// whether or not the server validates: a call that passes is read
+		// once more, as it stands, without allocating (Schema.CheckJSON).
+		if cerr := check(schema, p); cerr != nil {
+			l.Rejected(ctx, name, cerr)
+			mark(req, &callState{reject: schema.Feedback(cerr)})
+			return
+		}
+	}
 	req.Params = p
 	if changes != nil && len(*changes) > 0 {
 		adapter.TextPreviews(*changes, p.RawArguments)
@@ -228,35 +240,18 @@ func (c *coercer) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc
 
 // afterCallTool sees the result of every call, including the answer of
 // the server's validator, which runs before any middleware: a call that
-// was rejected gets its feedback in place of the validator's words; a
-// call the validator (or the handler) refused for what coerce.Schema.Check
-// finds (a required argument missing, a name the schema does not declare,
-// a value outside an enum) gets the feedback for that. Checking only now
-// keeps calls that pass free of it.
+// was rejected (beforeCallTool) gets its feedback in place of the
+// validator's words.
 func (c *coercer) afterCallTool(ctx context.Context, _ any, req *mcp.CallToolRequest, result any) {
 	r, ok := result.(*mcp.CallToolResult)
 	if c.opts.KeepSDKErrors || !ok || r == nil || !r.IsError || req == nil {
 		return
 	}
-	text := ""
-	if st := marked(req); st != nil && st.reject != "" {
-		text = st.reject
-	} else if schema, err := c.schemaFor(ctx, req.Params.Name); err == nil && schema != nil {
-		args, ok := req.Params.Arguments.(map[string]any)
-		if !ok {
-			return
-		}
-		cerr := schema.Check(args)
-		if cerr == nil {
-			return
-		}
-		c.listeners().Rejected(ctx, req.Params.Name, cerr)
-		text = schema.Feedback(cerr)
-	}
-	if text == "" {
+	st := marked(req)
+	if st == nil || st.reject == "" {
 		return
 	}
-	r.Content = []mcp.Content{mcp.NewTextContent(text)}
+	r.Content = []mcp.Content{mcp.NewTextContent(st.reject)}
 	r.StructuredContent = nil
 }
 
@@ -306,6 +301,18 @@ func (c *coercer) coerce(schema *coerce.Schema, p *mcp.CallToolParams) error {
 		out, err := schema.Coerce(args)
 		p.Arguments = out
 		return err
+	}
+	return nil
+}
+
+// check is coerce.Schema.Check of the arguments of p, as coerce left
+// them: their raw bytes where there are some.
+func check(schema *coerce.Schema, p mcp.CallToolParams) error {
+	if len(p.RawArguments) > 0 {
+		return schema.CheckJSON(p.RawArguments)
+	}
+	if args, ok := p.Arguments.(map[string]any); ok {
+		return schema.Check(args)
 	}
 	return nil
 }

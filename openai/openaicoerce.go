@@ -114,10 +114,45 @@ func (r *registry) arguments(ctx context.Context, n name, arguments string) (jso
 		s = s.WithOptions(o)
 	}
 	out, err := s.CoerceJSON(raw)
+	if err == nil {
+		// What coercion leaves to a validator (a required argument
+		// missing, a name a closed schema does not declare, a value
+		// outside an enum) fails the call too, before any tool runs.
+		err = s.CheckJSON(out)
+	}
 	if err != nil {
+		err = &ArgumentsError{Function: n.String(), Err: err, Feedback: s.Feedback(err)}
 		r.fail(ctx, n, err)
 	}
 	return out, err
+}
+
+// An ArgumentsError is the error of a call whose arguments cannot be
+// fixed. Its Feedback is the text to send the model as the tool's result
+// (openai.ToolMessage), so that it corrects its next call: per failing
+// argument its JSON Pointer, the type declared, what was found and a
+// valid example (coerce.Schema.Feedback). Err joins one *coerce.Error per
+// failure; errors.Is(err, coerce.ErrEnum) and the like see through it, and
+// its message is Err's: the function's name is a field, not words.
+type ArgumentsError struct {
+	Function string // as the call named it; "namespace.function" in a namespace
+	Err      error
+	Feedback string
+}
+
+func (e *ArgumentsError) Error() string { return e.Err.Error() }
+
+func (e *ArgumentsError) Unwrap() error { return e.Err }
+
+// Feedback returns the text for the model of an error of this package:
+// an ArgumentsError's Feedback, or for another error, coerce.Feedback of
+// it. It returns "" for nil.
+func Feedback(err error) string {
+	var ae *ArgumentsError
+	if errors.As(err, &ae) {
+		return ae.Feedback
+	}
+	return coerce.Feedback(err)
 }
 
 // unmarshal repairs the arguments against the function's schema, the one
