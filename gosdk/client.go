@@ -3,16 +3,19 @@ package gosdkcoerce
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 	"weak"
 
 	"github.com/coerce-go/coerce"
 	"github.com/coerce-go/coerce/internal/adapter"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -41,9 +44,18 @@ func WrapClient(session *mcp.ClientSession) *ClientSession {
 // each call to the input schema of the tool, as the server lists it in
 // tools/list. The tools are listed (every page) at the first call, and again
 // after the server announces notifications/tools/list_changed to a client
-// whose ToolListChangedHandler is [RefreshSchemas], or when a call names a
-// tool the last listing did not hold. Each input schema is compiled once,
-// and again only when the server lists another schema under the tool's name.
+// whose ToolListChangedHandler is [RefreshSchemas], when a call names a
+// tool the last listing did not hold, once the ttlMs of the listing has run
+// out (MCP 2026-07-28, SEP-2549: the earliest of its pages; 0, what go-sdk
+// and mcp-go servers send unless told otherwise, means before every call),
+// and after a call the server refused with -32020 (HeaderMismatch, SEP-2243),
+// which is then sent once more. Each input schema is compiled once, and
+// again only when the server lists another schema under the tool's name.
+//
+// Calls that need a listing at once share one, and each waits for it only
+// until its own context is done: a slow tools/list holds no call past its
+// deadline. The listing goes on for the calls still waiting, and is
+// cancelled when none is.
 //
 // OnChange and Logger hear of each repair with the call's context and the
 // tool's name; OnError, and Logger at warn level, of the arguments that
@@ -119,6 +131,21 @@ func (c *ClientSession) CallTool(ctx context.Context, params *mcp.CallToolParams
 	// A copy, always: the SDK writes into the params it is given and into
 	// its Meta (request metadata, {} for nil arguments), and a gateway may
 	// send one params value to several servers at once.
+	res, err := c.send(ctx, params)
+	if headerMismatch(err) {
+		// The server found the Mcp-Param-* headers of the call unlike its
+		// arguments (SEP-2243): it checks them against the tool as it is
+		// now, and both the headers and the coercion came from an older
+		// listing. The server refuses such a call before any handler
+		// runs, so it is sent once more, after listing the tools again.
+		c.tools.mismatched.Add(1)
+		res, err = c.send(ctx, params)
+	}
+	return res, err
+}
+
+// send coerces a copy of params and sends it.
+func (c *ClientSession) send(ctx context.Context, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 	p := *params
 	if p.Meta != nil {
 		p.Meta = maps.Clone(p.Meta)
@@ -127,6 +154,13 @@ func (c *ClientSession) CallTool(ctx context.Context, params *mcp.CallToolParams
 		p.Arguments = c.coerce(ctx, p.Name, p.Arguments)
 	}
 	return c.ClientSession.CallTool(ctx, &p)
+}
+
+// headerMismatch reports whether err is the JSON-RPC error -32020
+// (HeaderMismatch) of MCP 2026-07-28.
+func headerMismatch(err error) bool {
+	var e *jsonrpc.Error
+	return errors.As(err, &e) && e.Code == mcp.CodeHeaderMismatch
 }
 
 // coerce returns args coerced to the input schema of tool: args itself when
@@ -211,41 +245,87 @@ func (c *ClientSession) failArguments(ctx context.Context, tool string, err erro
 	adapter.Listeners{OnError: c.opts.OnError, Logger: c.opts.Logger}.Rejected(ctx, tool, err)
 }
 
-// listTools lists every tool of the server, page after page.
-func (c *ClientSession) listTools(ctx context.Context) ([]*mcp.Tool, error) {
-	var tools []*mcp.Tool
-	for t, err := range c.ClientSession.Tools(ctx, nil) {
-		if err != nil {
-			return nil, fmt.Errorf("gosdkcoerce: listing the tools: %w", err)
-		}
-		tools = append(tools, t)
+// protocolWithTTL is the first protocol version whose list results carry
+// ttlMs (SEP-2549). The SDK decodes an absent ttlMs as 0, which on that
+// protocol means "stale at once": on an older one it means nothing.
+const protocolWithTTL = "2026-07-28"
+
+// listTools lists every tool of the server, page after page, and says until
+// when the listing is fresh: the earliest end of the ttlMs of its pages, or
+// the zero time on a protocol whose results carry no ttlMs.
+func (c *ClientSession) listTools(ctx context.Context) ([]*mcp.Tool, time.Time, error) {
+	withTTL := false
+	if r := c.ClientSession.InitializeResult(); r != nil && r.ProtocolVersion >= protocolWithTTL {
+		withTTL = true
 	}
-	return tools, nil
+	var tools []*mcp.Tool
+	var expires time.Time
+	params := &mcp.ListToolsParams{}
+	seen := map[string]bool{}
+	for {
+		res, err := c.ClientSession.ListTools(ctx, params)
+		if err != nil {
+			return nil, time.Time{}, fmt.Errorf("gosdkcoerce: listing the tools: %w", err)
+		}
+		if withTTL {
+			end := time.Now().Add(time.Duration(max(res.TTLMs, 0)) * time.Millisecond)
+			if expires.IsZero() || end.Before(expires) {
+				expires = end
+			}
+		}
+		tools = append(tools, res.Tools...)
+		if res.NextCursor == "" || seen[res.NextCursor] {
+			return tools, expires, nil
+		}
+		seen[res.NextCursor] = true
+		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
+	}
 }
 
 // clientTools knows the input schemas of the server's tools, as the server
-// last listed them. A call finds its tool with two atomic loads and a map
-// lookup; the tools are listed again only once they may be stale.
+// last listed them. A call finds its tool with two atomic loads, a clock
+// reading and a map lookup; the tools are listed again only once they may
+// be stale.
 type clientTools struct {
 	// notified counts the tools/list_changed notifications of the session
 	// (see RefreshSchemas); missed counts the calls that named a tool the
-	// listing did not hold. A listing made before either last changed may
-	// be stale.
-	notified *atomic.Uint64
-	missed   atomic.Uint64
+	// listing did not hold; mismatched the calls the server refused with
+	// -32020 (HeaderMismatch). A listing made before any of them last
+	// changed may be stale.
+	notified   *atomic.Uint64
+	missed     atomic.Uint64
+	mismatched atomic.Uint64
 
 	current atomic.Pointer[toolListing]
 
-	// mu serializes listings, so that calls that find the listing stale at
-	// once share one.
-	mu sync.Mutex
+	// mu guards flight, the listing under way. Calls that find the
+	// listing stale at once share that one listing, and each waits for it
+	// only as long as its own context allows.
+	mu     sync.Mutex
+	flight *listingFlight
 }
 
 // A toolListing is the tools as one listing found them; never modified
 // once stored.
 type toolListing struct {
-	gen   uint64
-	tools map[string]*clientSchema
+	gen     uint64
+	expires time.Time // the end of its ttlMs; zero when the server gave none
+	tools   map[string]*clientSchema
+}
+
+// A listingFlight is one listing of the tools under way, shared by the
+// calls that wait for it. It runs on a context of its own, cancelled once
+// every call waiting for it has given up, so that one call's deadline
+// neither ends the listing the others wait for nor holds them past theirs.
+type listingFlight struct {
+	gen     uint64
+	done    chan struct{}
+	cancel  context.CancelFunc
+	waiters int // guarded by clientTools.mu
+
+	// Set before done is closed.
+	listing *toolListing
+	err     error
 }
 
 // A clientSchema is the input schema of one tool: its JSON text, which is
@@ -265,18 +345,25 @@ type clientSchema struct {
 }
 
 func (t *clientTools) gen() uint64 {
-	if t.notified == nil { // a ClientSession not made by WrapClient
-		return t.missed.Load()
+	n := t.missed.Load() + t.mismatched.Load()
+	if t.notified != nil { // nil in a ClientSession not made by WrapClient
+		n += t.notified.Load()
 	}
-	return t.notified.Load() + t.missed.Load()
+	return n
+}
+
+// fresh reports whether l may be used without listing again: no reason to
+// list came after it began, and its ttlMs has not run out.
+func (t *clientTools) fresh(l *toolListing, gen uint64) bool {
+	return l != nil && l.gen == gen && (l.expires.IsZero() || time.Now().Before(l.expires))
 }
 
 // lookup returns the schema of the named tool, or nil if the server does
 // not list it, listing the tools first when the listing may be stale or
 // does not hold the name.
-func (t *clientTools) lookup(ctx context.Context, name string, list func(context.Context) ([]*mcp.Tool, error)) (*clientSchema, error) {
+func (t *clientTools) lookup(ctx context.Context, name string, list listFunc) (*clientSchema, error) {
 	l := t.current.Load()
-	if l != nil && l.gen == t.gen() {
+	if t.fresh(l, t.gen()) {
 		if s, ok := l.tools[name]; ok {
 			return s, nil
 		}
@@ -291,21 +378,83 @@ func (t *clientTools) lookup(ctx context.Context, name string, list func(context
 	return l.tools[name], nil
 }
 
-// refresh returns a listing made after the latest reason to list again,
-// listing the tools unless another call did while this one waited.
-func (t *clientTools) refresh(ctx context.Context, list func(context.Context) ([]*mcp.Tool, error)) (*toolListing, error) {
+// A listFunc lists the server's tools and says until when the listing is
+// fresh (the zero time: until something says otherwise).
+type listFunc func(context.Context) ([]*mcp.Tool, time.Time, error)
+
+// refresh returns a listing begun after the latest reason to list again:
+// the current one if it is, or that of the listing under way for the same
+// reasons, started if there is none. It waits for the listing only until
+// ctx is done, and then returns ctx's error.
+func (t *clientTools) refresh(ctx context.Context, list listFunc) (*toolListing, error) {
+	t.mu.Lock()
+	gen := t.gen()
+	if l := t.current.Load(); t.fresh(l, gen) {
+		t.mu.Unlock()
+		return l, nil
+	}
+	f := t.flight
+	if f == nil || f.gen != gen {
+		// A listing begun before the latest reason to list may miss it:
+		// start another. The older one goes on for those who wait for it.
+		lctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		f = &listingFlight{gen: gen, done: make(chan struct{}), cancel: cancel}
+		t.flight = f
+		go t.run(lctx, f, list)
+	}
+	f.waiters++
+	t.mu.Unlock()
+
+	select {
+	case <-f.done:
+		return f.listing, f.err
+	case <-ctx.Done():
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	old := t.current.Load()
-	gen := t.gen()
-	if old != nil && old.gen == gen {
-		return old, nil
+	select {
+	case <-f.done: // it ended meanwhile: the listing is as good as the error
+		return f.listing, f.err
+	default:
 	}
-	tools, err := list(ctx)
-	if err != nil {
-		return nil, err
+	if f.waiters--; f.waiters == 0 {
+		// Nobody waits for it any more: end it, and let the next call
+		// start afresh.
+		f.cancel()
+		if t.flight == f {
+			t.flight = nil
+		}
 	}
-	l := &toolListing{gen: gen, tools: make(map[string]*clientSchema, len(tools))}
+	return nil, fmt.Errorf("gosdkcoerce: listing the tools: %w", context.Cause(ctx))
+}
+
+// run lists the tools for flight f and stores the listing, unless a
+// listing begun for later reasons was stored meanwhile.
+func (t *clientTools) run(ctx context.Context, f *listingFlight, list listFunc) {
+	defer f.cancel()
+	tools, expires, err := list(ctx)
+	var l *toolListing
+	if err == nil {
+		l = newListing(f.gen, expires, tools, t.current.Load())
+	}
+	t.mu.Lock()
+	if l != nil {
+		if old := t.current.Load(); old == nil || old.gen <= l.gen {
+			t.current.Store(l)
+		}
+	}
+	if t.flight == f {
+		t.flight = nil
+	}
+	f.listing, f.err = l, err
+	t.mu.Unlock()
+	close(f.done)
+}
+
+// newListing makes the listing of tools, sharing with old the entry of each
+// tool whose schema text did not change, and its compilation with it.
+func newListing(gen uint64, expires time.Time, tools []*mcp.Tool, old *toolListing) *toolListing {
+	l := &toolListing{gen: gen, expires: expires, tools: make(map[string]*clientSchema, len(tools))}
 	for _, tool := range tools {
 		if tool == nil {
 			continue
@@ -319,8 +468,7 @@ func (t *clientTools) refresh(ctx context.Context, list func(context.Context) ([
 		}
 		l.tools[tool.Name] = s
 	}
-	t.current.Store(l)
-	return l, nil
+	return l
 }
 
 // schemaText is the JSON text of an input schema as the SDK's client holds

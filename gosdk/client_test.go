@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/coerce-go/coerce"
 	"github.com/coerce-go/coerce/coercetest"
@@ -517,8 +518,42 @@ func TestClientConcurrentCalls(t *testing.T) {
 
 // The tools are listed at the first call, then not again while nothing
 // changes, however many calls; once after the server says they changed.
+// On the latest protocol, as long as the listing's ttlMs lasts (here an
+// hour); on a legacy one, whose results carry no ttlMs, for good.
 func TestClientListsOnlyWhenNeeded(t *testing.T) {
-	server := clientServer(nil)
+	for _, protocol := range []string{"", "2025-06-18"} {
+		t.Run("protocol="+protocol, func(t *testing.T) {
+			server := clientServer(&mcp.ServerOptions{SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
+				c.TTLMs = int(time.Hour / time.Millisecond)
+			}})
+			listings := countListings(server)
+			got := addStrict[tagArgs](server, "tag")
+			changed := make(chan struct{}, 10)
+			opts := &mcp.ClientOptions{ToolListChangedHandler: gosdkcoerce.RefreshSchemas(func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} })}
+			cs := gosdkcoerce.WrapClient(clientConnect(t, server, opts, protocol))
+
+			for range 10 {
+				callTool(t, cs, "tag", map[string]any{"tags": `["a"]`})
+				<-got
+			}
+			if n := listings.Load(); n != 1 {
+				t.Errorf("10 calls listed the tools %d times, want 1", n)
+			}
+			addStrict[countInt](server, "other")
+			<-changed
+			for range 10 {
+				callTool(t, cs, "tag", map[string]any{"tags": `["a"]`})
+				<-got
+			}
+			if n := listings.Load(); n != 2 {
+				t.Errorf("after a change, the tools were listed %d times in all, want 2", n)
+			}
+		})
+	}
+}
+
+// countListings counts the tools/list requests server receives.
+func countListings(server *mcp.Server) *atomic.Int64 {
 	var listings atomic.Int64
 	server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -528,28 +563,7 @@ func TestClientListsOnlyWhenNeeded(t *testing.T) {
 			return next(ctx, method, req)
 		}
 	})
-	count := func() int { return int(listings.Load()) }
-	got := addStrict[tagArgs](server, "tag")
-	changed := make(chan struct{}, 10)
-	opts := &mcp.ClientOptions{ToolListChangedHandler: gosdkcoerce.RefreshSchemas(func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} })}
-	cs := gosdkcoerce.WrapClient(clientConnect(t, server, opts, ""))
-
-	for range 10 {
-		callTool(t, cs, "tag", map[string]any{"tags": `["a"]`})
-		<-got
-	}
-	if n := count(); n != 1 {
-		t.Errorf("10 calls listed the tools %d times, want 1", n)
-	}
-	addStrict[countInt](server, "other")
-	<-changed
-	for range 10 {
-		callTool(t, cs, "tag", map[string]any{"tags": `["a"]`})
-		<-got
-	}
-	if n := count(); n != 2 {
-		t.Errorf("after a change, the tools were listed %d times in all, want 2", n)
-	}
+	return &listings
 }
 
 // When the tools cannot be listed, OnError and Logger hear why, and the

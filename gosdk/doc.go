@@ -72,7 +72,9 @@
 // appends to a repaired call's result how it was repaired. [Options].OnError
 // sees what could not be fixed and [Options].Logger logs it at warn level,
 // with the client's clientInfo in the context; [Options].OnChange and
-// Logger (at debug level) see each repair.
+// Logger (at debug level) see each repair. The client is the one the
+// request's _meta names (MCP 2026-07-28, SEP-2575), else the session's
+// initialize.
 //
 // Tools added with Server.AddTool are not validated by the SDK: their
 // handlers get coerced arguments, and must still check them. Tools added
@@ -89,7 +91,10 @@
 // CallTool converts the arguments to the input schema the server listed in
 // tools/list, then sends the call. [RefreshSchemas], as the client's
 // ToolListChangedHandler, keeps the schemas current and still runs a
-// handler of your own:
+// handler of your own. On MCP 2026-07-28 the tools are listed again once
+// the listing's ttlMs runs out (0: before every call) and after a call the
+// server refused with -32020, which is sent once more; a slow listing holds
+// no call past its context:
 //
 //	client := mcp.NewClient(impl, &mcp.ClientOptions{ToolListChangedHandler: gosdkcoerce.RefreshSchemas(nil)})
 //	session, err := client.Connect(ctx, transport, nil)

@@ -212,7 +212,8 @@ func feedback(schema *coerce.Schema, err error) *mcp.CallToolResult {
 }
 
 // listeners are the options' listeners for one call, with the client's
-// name and version from the session's initialize request.
+// name and version: those the request's _meta names (MCP 2026-07-28,
+// SEP-2575), else those of the session's initialize request.
 func (c *coercer) listeners(call *mcp.CallToolRequest) adapter.Listeners {
 	return adapter.Listeners{
 		Inner:    c.opts.Coerce.OnChange,
@@ -220,11 +221,8 @@ func (c *coercer) listeners(call *mcp.CallToolRequest) adapter.Listeners {
 		OnError:  c.opts.OnError,
 		Logger:   c.opts.Logger,
 		Client: func(context.Context) (string, string) {
-			if call.Session == nil {
-				return "", ""
-			}
-			if p := call.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
-				return p.ClientInfo.Name, p.ClientInfo.Version
+			if info := call.ClientInfo(); info != nil {
+				return info.Name, info.Version
 			}
 			return "", ""
 		},

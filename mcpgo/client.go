@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/coerce-go/coerce"
 	"github.com/coerce-go/coerce/internal/adapter"
@@ -37,10 +38,19 @@ func WrapClient(c client.MCPClient) *Client { return Options{}.WrapClient(c) }
 // WrapClient returns c with a CallTool that coerces the arguments of each
 // call to the input schema of the tool, as the server lists it in
 // tools/list. The tools are listed (every page) at the first call, and again
-// after the server sends notifications/tools/list_changed, or when a call
-// names a tool the last listing did not hold. Each input schema is compiled
+// after the server sends notifications/tools/list_changed, when a call
+// names a tool the last listing did not hold, once the ttlMs of the listing
+// has run out (MCP 2026-07-28, SEP-2549: the earliest of its pages; 0, what
+// mcp-go and go-sdk servers send unless told otherwise, means before every
+// call), and after a call the server refused with -32020 (HeaderMismatch,
+// SEP-2243), which is then sent once more. Each input schema is compiled
 // once, and again only when the server lists another schema under the
 // tool's name.
+//
+// Calls that need a listing at once share one, and each waits for it only
+// until its own context is done: a slow tools/list holds no call past its
+// deadline. The listing goes on for the calls still waiting, and is
+// cancelled when none is.
 //
 // WrapClient registers a notification handler on c with OnNotification,
 // beside those c already has, and mcp-go cannot remove one: wrap a client
@@ -76,6 +86,22 @@ func (o Options) WrapClient(c client.MCPClient) *Client {
 // caller's maps are never modified. A tool the server does not list is
 // called as given, so that the server answers for it.
 func (c *Client) CallTool(ctx context.Context, request mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	res, err := c.send(ctx, request)
+	if mcp.IsHeaderMismatch(err) {
+		// The server found the Mcp-Param-* headers of the call unlike its
+		// arguments (SEP-2243): it checks them against the tool as it is
+		// now, and both the headers (mcp-go's client makes them from its
+		// last listing) and the coercion came from an older listing. The
+		// server refuses such a call before any handler runs, so it is
+		// sent once more, after listing the tools again.
+		c.tools.mismatched.Add(1)
+		res, err = c.send(ctx, request)
+	}
+	return res, err
+}
+
+// send coerces the arguments of request (a copy) and sends it.
+func (c *Client) send(ctx context.Context, request mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	p := &request.Params
 	switch {
 	case len(p.RawArguments) > 0:
@@ -175,19 +201,28 @@ func sameBytes(a, b []byte) bool {
 
 // listTools lists every tool of the server, page after page, by
 // ListToolsByPage, so that a client.MCPClient whose ListTools returns one
-// page is listed whole too.
-func (c *Client) listTools(ctx context.Context) ([]mcp.Tool, error) {
+// page is listed whole too. It says until when the listing is fresh: the
+// earliest end of the ttlMs of its pages (MCP 2026-07-28), or the zero
+// time if none has one.
+func (c *Client) listTools(ctx context.Context) ([]mcp.Tool, time.Time, error) {
 	var tools []mcp.Tool
+	var expires time.Time
 	var req mcp.ListToolsRequest
 	seen := map[mcp.Cursor]bool{}
 	for {
 		res, err := c.MCPClient.ListToolsByPage(ctx, req)
 		if err != nil {
-			return nil, fmt.Errorf("mcpgocoerce: listing the tools: %w", err)
+			return nil, time.Time{}, fmt.Errorf("mcpgocoerce: listing the tools: %w", err)
+		}
+		if ms, ok := res.TTL(); ok {
+			end := time.Now().Add(time.Duration(max(ms, 0)) * time.Millisecond)
+			if expires.IsZero() || end.Before(expires) {
+				expires = end
+			}
 		}
 		tools = append(tools, res.Tools...)
 		if res.NextCursor == "" || seen[res.NextCursor] {
-			return tools, nil
+			return tools, expires, nil
 		}
 		seen[res.NextCursor] = true
 		req.Params.Cursor = res.NextCursor
@@ -195,27 +230,48 @@ func (c *Client) listTools(ctx context.Context) ([]mcp.Tool, error) {
 }
 
 // clientTools knows the input schemas of the server's tools, as the server
-// last listed them. A call finds its tool with two atomic loads and a map
-// lookup; the tools are listed again only once they may be stale.
+// last listed them. A call finds its tool with two atomic loads, a clock
+// reading and a map lookup; the tools are listed again only once they may
+// be stale.
 type clientTools struct {
 	// notified counts the notifications/tools/list_changed received;
-	// missed counts the calls that named a tool the listing did not hold.
-	// A listing made before either last changed may be stale.
-	notified atomic.Uint64
-	missed   atomic.Uint64
+	// missed counts the calls that named a tool the listing did not hold;
+	// mismatched the calls the server refused with -32020 (HeaderMismatch).
+	// A listing made before any of them last changed may be stale.
+	notified   atomic.Uint64
+	missed     atomic.Uint64
+	mismatched atomic.Uint64
 
 	current atomic.Pointer[toolListing]
 
-	// mu serializes listings, so that calls that find the listing stale at
-	// once share one.
-	mu sync.Mutex
+	// mu guards flight, the listing under way. Calls that find the
+	// listing stale at once share that one listing, and each waits for it
+	// only as long as its own context allows.
+	mu     sync.Mutex
+	flight *listingFlight
 }
 
 // A toolListing is the tools as one listing found them; never modified
 // once stored.
 type toolListing struct {
-	gen   uint64
-	tools map[string]*clientSchema
+	gen     uint64
+	expires time.Time // the end of its ttlMs; zero when the server gave none
+	tools   map[string]*clientSchema
+}
+
+// A listingFlight is one listing of the tools under way, shared by the
+// calls that wait for it. It runs on a context of its own, cancelled once
+// every call waiting for it has given up, so that one call's deadline
+// neither ends the listing the others wait for nor holds them past theirs.
+type listingFlight struct {
+	gen     uint64
+	done    chan struct{}
+	cancel  context.CancelFunc
+	waiters int // guarded by clientTools.mu
+
+	// Set before done is closed.
+	listing *toolListing
+	err     error
 }
 
 // A clientSchema is the input schema of one tool: its JSON text, which is
@@ -234,14 +290,26 @@ type clientSchema struct {
 	err      error
 }
 
-func (t *clientTools) gen() uint64 { return t.notified.Load() + t.missed.Load() }
+func (t *clientTools) gen() uint64 {
+	return t.notified.Load() + t.missed.Load() + t.mismatched.Load()
+}
+
+// fresh reports whether l may be used without listing again: no reason to
+// list came after it began, and its ttlMs has not run out.
+func (t *clientTools) fresh(l *toolListing, gen uint64) bool {
+	return l != nil && l.gen == gen && (l.expires.IsZero() || time.Now().Before(l.expires))
+}
+
+// A listFunc lists the server's tools and says until when the listing is
+// fresh (the zero time: until something says otherwise).
+type listFunc func(context.Context) ([]mcp.Tool, time.Time, error)
 
 // lookup returns the schema of the named tool, or nil if the server does
 // not list it (or lists it without an input schema), listing the tools
 // first when the listing may be stale or does not hold the name.
-func (t *clientTools) lookup(ctx context.Context, name string, list func(context.Context) ([]mcp.Tool, error)) (*clientSchema, error) {
+func (t *clientTools) lookup(ctx context.Context, name string, list listFunc) (*clientSchema, error) {
 	l := t.current.Load()
-	if l != nil && l.gen == t.gen() {
+	if t.fresh(l, t.gen()) {
 		if s, ok := l.tools[name]; ok {
 			return s, nil
 		}
@@ -256,21 +324,79 @@ func (t *clientTools) lookup(ctx context.Context, name string, list func(context
 	return l.tools[name], nil
 }
 
-// refresh returns a listing made after the latest reason to list again,
-// listing the tools unless another call did while this one waited.
-func (t *clientTools) refresh(ctx context.Context, list func(context.Context) ([]mcp.Tool, error)) (*toolListing, error) {
+// refresh returns a listing begun after the latest reason to list again:
+// the current one if it is, or that of the listing under way for the same
+// reasons, started if there is none. It waits for the listing only until
+// ctx is done, and then returns ctx's error.
+func (t *clientTools) refresh(ctx context.Context, list listFunc) (*toolListing, error) {
+	t.mu.Lock()
+	gen := t.gen()
+	if l := t.current.Load(); t.fresh(l, gen) {
+		t.mu.Unlock()
+		return l, nil
+	}
+	f := t.flight
+	if f == nil || f.gen != gen {
+		// A listing begun before the latest reason to list may miss it:
+		// start another. The older one goes on for those who wait for it.
+		lctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		f = &listingFlight{gen: gen, done: make(chan struct{}), cancel: cancel}
+		t.flight = f
+		go t.run(lctx, f, list)
+	}
+	f.waiters++
+	t.mu.Unlock()
+
+	select {
+	case <-f.done:
+		return f.listing, f.err
+	case <-ctx.Done():
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	old := t.current.Load()
-	gen := t.gen()
-	if old != nil && old.gen == gen {
-		return old, nil
+	select {
+	case <-f.done: // it ended meanwhile: the listing is as good as the error
+		return f.listing, f.err
+	default:
 	}
-	tools, err := list(ctx)
-	if err != nil {
-		return nil, err
+	if f.waiters--; f.waiters == 0 {
+		// Nobody waits for it any more: end it, and let the next call
+		// start afresh.
+		f.cancel()
+		if t.flight == f {
+			t.flight = nil
+		}
 	}
-	l := &toolListing{gen: gen, tools: make(map[string]*clientSchema, len(tools))}
+	return nil, fmt.Errorf("mcpgocoerce: listing the tools: %w", context.Cause(ctx))
+}
+
+// run lists the tools for flight f and stores the listing, unless a
+// listing begun for later reasons was stored meanwhile.
+func (t *clientTools) run(ctx context.Context, f *listingFlight, list listFunc) {
+	defer f.cancel()
+	tools, expires, err := list(ctx)
+	var l *toolListing
+	if err == nil {
+		l = newListing(f.gen, expires, tools, t.current.Load())
+	}
+	t.mu.Lock()
+	if l != nil {
+		if old := t.current.Load(); old == nil || old.gen <= l.gen {
+			t.current.Store(l)
+		}
+	}
+	if t.flight == f {
+		t.flight = nil
+	}
+	f.listing, f.err = l, err
+	t.mu.Unlock()
+	close(f.done)
+}
+
+// newListing makes the listing of tools, sharing with old the entry of each
+// tool whose schema text did not change, and its compilation with it.
+func newListing(gen uint64, expires time.Time, tools []mcp.Tool, old *toolListing) *toolListing {
+	l := &toolListing{gen: gen, expires: expires, tools: make(map[string]*clientSchema, len(tools))}
 	for _, tool := range tools {
 		text, ok, err := listedSchema(tool)
 		if !ok {
@@ -285,8 +411,7 @@ func (t *clientTools) refresh(ctx context.Context, list func(context.Context) ([
 		}
 		l.tools[tool.Name] = s
 	}
-	t.current.Store(l)
-	return l, nil
+	return l
 }
 
 // listedSchema returns the JSON text of a listed tool's input schema, and

@@ -10,7 +10,9 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/coerce-go/coerce"
 	"github.com/coerce-go/coerce/coercetest"
@@ -33,6 +35,13 @@ func strictServer(opts ...server.ServerOption) *server.MCPServer {
 // closes when the test ends.
 func startClient(t *testing.T, s *server.MCPServer, options ...client.ClientOption) *client.Client {
 	t.Helper()
+	return startClientAt(t, s, "", options...)
+}
+
+// startClientAt is startClient on the given protocol version ("": the
+// latest).
+func startClientAt(t *testing.T, s *server.MCPServer, protocol string, options ...client.ClientOption) *client.Client {
+	t.Helper()
 	c, err := client.NewInProcessClientWithOptions(s, options...)
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +51,7 @@ func startClient(t *testing.T, s *server.MCPServer, options ...client.ClientOpti
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: mcp.Implementation{Name: "host"}}}); err != nil {
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ProtocolVersion: protocol, ClientInfo: mcp.Implementation{Name: "host"}}}); err != nil {
 		t.Fatal(err)
 	}
 	return c
@@ -486,38 +495,42 @@ func TestClientConcurrentCalls(t *testing.T) {
 
 // The tools are listed at the first call, then not again while nothing
 // changes, however many calls; once after the server says they changed.
+// On the latest protocol, as long as the listing's ttlMs lasts (here an
+// hour); on a legacy one, whose results carry no ttlMs, for good.
 func TestClientListsOnlyWhenNeeded(t *testing.T) {
-	hooks := &server.Hooks{}
-	var mu sync.Mutex
-	listings := 0
-	hooks.AddBeforeListTools(func(context.Context, any, *mcp.ListToolsRequest) { mu.Lock(); listings++; mu.Unlock() })
-	count := func() int { mu.Lock(); defer mu.Unlock(); return listings }
-	s := strictServer(server.WithHooks(hooks))
-	got := addTypedTool[clientTagArgs](s, tagTool("tag"))
-	c := startClient(t, s)
-	cs := mcpgocoerce.WrapClient(c)
-	changed := make(chan struct{}, 10)
-	c.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method == mcp.MethodNotificationToolsListChanged {
-			changed <- struct{}{}
-		}
-	})
+	for _, protocol := range []string{"", mcp.LATEST_LEGACY_PROTOCOL_VERSION} {
+		t.Run("protocol="+protocol, func(t *testing.T) {
+			hooks := &server.Hooks{}
+			var listings atomic.Int64
+			hooks.AddBeforeListTools(func(context.Context, any, *mcp.ListToolsRequest) { listings.Add(1) })
+			s := strictServer(server.WithHooks(hooks), server.WithCacheHints(int64(time.Hour/time.Millisecond), ""))
+			got := addTypedTool[clientTagArgs](s, tagTool("tag"))
+			c := startClientAt(t, s, protocol)
+			cs := mcpgocoerce.WrapClient(c)
+			changed := make(chan struct{}, 10)
+			c.OnNotification(func(n mcp.JSONRPCNotification) {
+				if n.Method == mcp.MethodNotificationToolsListChanged {
+					changed <- struct{}{}
+				}
+			})
 
-	for range 10 {
-		mustCall(t, cs, "tag", map[string]any{"tags": `["a"]`})
-		<-got
-	}
-	if n := count(); n != 1 {
-		t.Errorf("10 calls listed the tools %d times, want 1", n)
-	}
-	addTypedTool[clientCountInt](s, mcp.NewTool("other", mcp.WithInteger("n")))
-	<-changed
-	for range 10 {
-		mustCall(t, cs, "tag", map[string]any{"tags": `["a"]`})
-		<-got
-	}
-	if n := count(); n != 2 {
-		t.Errorf("after a change, the tools were listed %d times in all, want 2", n)
+			for range 10 {
+				mustCall(t, cs, "tag", map[string]any{"tags": `["a"]`})
+				<-got
+			}
+			if n := listings.Load(); n != 1 {
+				t.Errorf("10 calls listed the tools %d times, want 1", n)
+			}
+			addTypedTool[clientCountInt](s, mcp.NewTool("other", mcp.WithInteger("n")))
+			<-changed
+			for range 10 {
+				mustCall(t, cs, "tag", map[string]any{"tags": `["a"]`})
+				<-got
+			}
+			if n := listings.Load(); n != 2 {
+				t.Errorf("after a change, the tools were listed %d times in all, want 2", n)
+			}
+		})
 	}
 }
 

@@ -55,7 +55,9 @@
 // when the validator refuses a call for a required argument missing, a name
 // the schema does not declare or a value outside an enum
 // ([coerce.Schema.Check]). [Options.OnError] receives the [*coerce.Error]s
-// saying where and why, with the client's name and version in the context.
+// saying where and why, with the client's name and version in the context:
+// those the request's _meta names (MCP 2026-07-28, SEP-2575), else the
+// session's.
 // [Options.KeepSDKErrors] leaves such calls to mcp-go, and
 // [Options.NoticeRepairs] tells the model how a repaired call was repaired.
 //
@@ -69,8 +71,10 @@
 // side instead: its [Client] is a client.MCPClient whose CallTool converts
 // the arguments to the input schema the server listed in tools/list, then
 // sends the call. It lists the tools again when the server sends
-// notifications/tools/list_changed and when a call names a tool it did not
-// list:
+// notifications/tools/list_changed, when a call names a tool it did not
+// list, once the listing's ttlMs runs out (0: before every call) and after
+// a call the server refused with -32020, which is sent once more; a slow
+// listing holds no call past its context:
 //
 //	tools := mcpgocoerce.WrapClient(c) // c a started, initialized *client.Client
 //	res, err := tools.CallTool(ctx, req)

@@ -256,7 +256,8 @@ func (c *coercer) afterCallTool(ctx context.Context, _ any, req *mcp.CallToolReq
 }
 
 // listeners are the options' listeners, with the client's name and
-// version from the session.
+// version: those the request's _meta names (MCP 2026-07-28, SEP-2575),
+// else the session's.
 func (c *coercer) listeners() adapter.Listeners {
 	return adapter.Listeners{
 		Inner:    c.opts.Coerce.OnChange,
@@ -268,6 +269,9 @@ func (c *coercer) listeners() adapter.Listeners {
 }
 
 func clientInfo(ctx context.Context) (string, string) {
+	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientInfo != nil {
+		return info.ClientInfo.Name, info.ClientInfo.Version
+	}
 	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
 		info := s.GetClientInfo()
 		return info.Name, info.Version

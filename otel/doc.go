@@ -27,10 +27,12 @@
 //     gen_ai.tool.name.
 //
 // Each also has client.name and client.version when the integration knows
-// the client (mcpgo, gosdk). The attribute values are a closed set: tool
-// names are those the server registered, rules are the package's, and
-// client pairs are cut to 64 bytes and to the first [MaxClients] seen;
-// no argument's text is ever a value. Prometheus users get the counters
-// through OpenTelemetry's Prometheus exporter (as coerce_repairs_total,
-// and so on).
+// the client (mcpgo, gosdk): on MCP 2026-07-28, the one each request's
+// _meta names. The attribute values are a closed set: tool names are those
+// the server registered, rules are the package's, and client pairs are cut
+// to 64 bytes and to the first [MaxClients] seen; no argument's text is ever
+// a value. Every value is valid UTF-8, cut at a character's boundary (a
+// stray byte becomes U+FFFD), as OTLP's protobuf encoding requires.
+// Prometheus users get the counters through OpenTelemetry's Prometheus
+// exporter (as coerce_repairs_total, and so on).
 package otelcoerce

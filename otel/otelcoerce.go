@@ -3,7 +3,9 @@ package otelcoerce
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/coerce-go/coerce"
 	"github.com/coerce-go/coerce/internal/adapter"
@@ -41,8 +43,13 @@ const (
 // client.name "other".
 const MaxClients = 100
 
-// maxClientLen bounds the length of a client's name or version kept.
-const maxClientLen = 64
+// maxClientLen bounds the length in bytes of a client's name or version
+// kept; maxToolLen that of a tool's name (MCP asks tool names to be at most
+// 128 characters).
+const (
+	maxClientLen = 64
+	maxToolLen   = 128
+)
 
 // Metrics counts the repairs and rejections of an integration's calls as
 // OpenTelemetry metrics. Its OnChange and OnError methods are the
@@ -97,7 +104,7 @@ func (m *Metrics) OnError(ctx context.Context, tool string, err error) {
 }
 
 func (m *Metrics) attrs(ctx context.Context, tool string, more ...attribute.KeyValue) []attribute.KeyValue {
-	out := append([]attribute.KeyValue{ToolKey.String(tool)}, more...)
+	out := append([]attribute.KeyValue{ToolKey.String(cut(tool, maxToolLen))}, more...)
 	if name, version, ok := adapter.Client(ctx); ok {
 		name, version = m.client(name, version)
 		out = append(out, ClientNameKey.String(name), ClientVersionKey.String(version))
@@ -108,7 +115,7 @@ func (m *Metrics) attrs(ctx context.Context, tool string, more ...attribute.KeyV
 // client returns name and version, cut to maxClientLen, or "other" and ""
 // once MaxClients pairs have been seen.
 func (m *Metrics) client(name, version string) (string, string) {
-	name, version = cut(name), cut(version)
+	name, version = cut(name, maxClientLen), cut(version, maxClientLen)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	key := [2]string{name, version}
@@ -122,9 +129,21 @@ func (m *Metrics) client(name, version string) (string, string) {
 	return name, version
 }
 
-func cut(s string) string {
-	if len(s) > maxClientLen {
-		return s[:maxClientLen]
+// cut returns s as valid UTF-8 of at most n bytes: each byte that is not
+// part of a valid UTF-8 sequence becomes U+FFFD, and s ends before the first
+// character that would pass n. An attribute value must be valid UTF-8:
+// OTLP's protobuf encoding refuses any other string, and the exporter drops
+// the whole batch that holds it. Clients name themselves as they please.
+func cut(s string, n int) string {
+	if len(s) <= n && utf8.ValidString(s) {
+		return s
 	}
-	return s
+	var b strings.Builder
+	for _, r := range s { // an invalid byte is read as utf8.RuneError, U+FFFD
+		if b.Len()+utf8.RuneLen(r) > n {
+			break
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -165,3 +165,56 @@ func TestOnErrorRules(t *testing.T) {
 		t.Errorf("counters:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// On MCP 2026-07-28 each request names its client in _meta (SEP-2575): the
+// counters count each call for the client its _meta names, not for the one
+// that opened the session (a gateway's session carries many clients).
+func TestCountersAttributeTheClientInMeta(t *testing.T) {
+	reader := sdkmetric.NewManualReader()
+	m, err := otelcoerce.New(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "s"}, nil)
+	gosdkcoerce.Options{OnChange: m.OnChange, OnError: m.OnError}.Install(server)
+	mcp.AddTool(server, &mcp.Tool{Name: "count"}, func(context.Context, *mcp.CallToolRequest, countArgs) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{}, nil, nil
+	})
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "gateway", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for _, c := range []struct {
+		client *mcp.Implementation
+		args   string
+	}{
+		{&mcp.Implementation{Name: "claude-code", Version: "2.1.0"}, `{"n": "5", "tags": []}`},
+		{&mcp.Implementation{Name: "cursor", Version: "1.7"}, `{"n": "ten", "tags": []}`},
+		{nil, `{"n": "6", "tags": []}`}, // the SDK's client names itself
+	} {
+		var meta mcp.Meta
+		if c.client != nil {
+			meta = mcp.Meta{mcp.MetaKeyClientInfo: c.client}
+		}
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Meta: meta, Name: "count", Arguments: json.RawMessage(c.args)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{
+		"coerce.rejected_calls client.name=cursor,client.version=1.7,gen_ai.tool.name=count = 1",
+		"coerce.rejections client.name=cursor,client.version=1.7,coerce.rule=syntax,gen_ai.tool.name=count = 1",
+		"coerce.repairs client.name=claude-code,client.version=2.1.0,coerce.rule=number-from-text,gen_ai.tool.name=count = 1",
+		"coerce.repairs client.name=gateway,client.version=1,coerce.rule=number-from-text,gen_ai.tool.name=count = 1",
+	}
+	if got := counts(t, reader); !slices.Equal(got, want) {
+		t.Errorf("counters:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
