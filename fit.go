@@ -840,7 +840,7 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 			if f.keyRules != nil && !f.keyEdits {
 				// Only a key no property claims, or a null, can need an edit.
 				if j := jsonwire.Space(data, i); j < len(data) && (ft == params.rest || data[j] == 'n') &&
-					f.keyRules.editsRawKey(params, ft, data[keyStart:keyEnd], escaped, data[j]) {
+					f.keyRules.editsTextKey(params, ft, data[keyStart:keyEnd], escaped, data[j] == 'n') {
 					fits = false // a parameter to rename, or a null to remove
 					f.keyEdits = true
 				}

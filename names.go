@@ -33,9 +33,15 @@ type nameIndex struct {
 }
 
 // newNameIndex indexes the other spellings of the property names of t, or
-// returns nil when there are none to index.
+// returns nil when there are none to index. It is the one definition of
+// which key becomes which property, and it refuses where two readings
+// exist: a spelling two properties fold to, an alias two properties
+// declare, an alias that folds to another property's name. Such a key is
+// renamed to nothing. An alias that is a property's own name is that
+// property, and no alias. (Keys a property or a pattern claims are never
+// looked up here: keyEdits and editsKey ask first.)
 func newNameIndex(t *Type) *nameIndex {
-	ix := &nameIndex{folded: make(map[string]string, len(t.props)), aliases: t.aliases}
+	ix := &nameIndex{folded: make(map[string]string, len(t.props))}
 	for _, name := range slices.Sorted(maps.Keys(t.props)) {
 		f := fold(name)
 		if other, ok := ix.folded[f]; ok && other != name {
@@ -43,6 +49,18 @@ func newNameIndex(t *Type) *nameIndex {
 			continue
 		}
 		ix.folded[f] = name
+	}
+	for alias, name := range t.aliases {
+		if _, own := t.props[alias]; own {
+			continue
+		}
+		if ix.aliases == nil {
+			ix.aliases = make(map[string]string, len(t.aliases))
+		}
+		if other, ok := ix.folded[fold(alias)]; ok && other != name {
+			name = "" // the alias of one property, the spelling of another
+		}
+		ix.aliases[alias] = name
 	}
 	return ix
 }
@@ -134,8 +152,8 @@ func (o *Options) keyEdits(params *Type, keys []string, isNull func(i int) bool)
 		claims := map[string]int{} // property → how many keys would become it
 		var cands []keyEdit
 		for i, k := range keys {
-			if _, declared := params.prop(k); declared || last[k] != i {
-				continue
+			if params.known(k) || last[k] != i {
+				continue // a property's or a pattern's: never renamed
 			}
 			p := renamesTo(params, k)
 			if _, given := last[p]; p != "" && !given {
@@ -167,7 +185,19 @@ func (o *Options) keyEdits(params *Type, keys []string, isNull func(i int) bool)
 			}
 		}
 	}
+	// In the order of the paths of their changes, whatever the order of
+	// the keys: a map's are sorted, a text's are as sent.
+	slices.SortFunc(edits, func(a, b keyEdit) int { return strings.Compare(a.path(), b.path()) })
 	return edits
+}
+
+// path is the name the change of an edit is reported at: the property a
+// key becomes, or the key removed.
+func (e keyEdit) path() string {
+	if e.to != "" {
+		return e.to
+	}
+	return e.key
 }
 
 // applyKeyEdits is keyEdits applied to a map: a copy, and the changes made,
@@ -200,32 +230,29 @@ func (o *Options) applyKeyEdits(params *Type, args map[string]any) (map[string]a
 	return out, changes
 }
 
-// editsRawKey is Schema.editsKey for a parameter in JSON text: the key's
-// bytes (between its quotes), the type rawField gave it, and its value's
-// first byte. Only a null looks the key up again: a key whose type is not
-// the rest's is a property's or a pattern's, and so renamed by nothing.
-func (o *Options) editsRawKey(params, ft *Type, key []byte, escaped bool, first byte) bool {
-	if first != 'n' {
-		if ft != params.rest || !o.renames(params) {
-			return false
-		}
-		if escaped {
-			return renamesTo(params, jsonwire.Unescape(key)) != ""
-		}
-		return renamesTo(params, key) != ""
+// editsKey is the pre-screen of keyEdits for one parameter, a map's key
+// or a key of JSON text (its bytes between the quotes, without escapes):
+// whether the rules of names and nulls may act on it, given the type ft
+// that params gives it and whether it holds null. Only a key no property
+// or pattern claims is renamed (ft is then params' rest), and only the
+// null of a declared property that is neither required nor nullable is
+// removed. keyEdits decides; this only says when to ask it.
+func editsKey[S ~string | ~[]byte](o *Options, params, ft *Type, key S, isNull bool) bool {
+	if !isNull {
+		return ft == params.rest && o.renames(params) && renamesTo(params, key) != ""
 	}
-	if escaped {
-		k := jsonwire.Unescape(key)
-		pt, declared := params.prop(k)
-		if declared {
-			return o.dropsNull(params, k, pt)
-		}
-		return o.renames(params) && renamesTo(params, k) != ""
-	}
-	if pt, declared := params.propBytes(key); declared {
+	if pt, declared := params.prop(string(key)); declared {
 		return o.dropsNull(params, string(key), pt)
 	}
-	return o.renames(params) && renamesTo(params, key) != ""
+	return ft == params.rest && o.renames(params) && renamesTo(params, key) != ""
+}
+
+// editsTextKey is editsKey for a key of JSON text, escapes and all.
+func (o *Options) editsTextKey(params, ft *Type, key []byte, escaped, isNull bool) bool {
+	if escaped {
+		return editsKey(o, params, ft, jsonwire.Unescape(key), isNull)
+	}
+	return editsKey(o, params, ft, key, isNull)
 }
 
 // editsKeys reports whether the rules of names and nulls may act on the

@@ -228,7 +228,7 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 	var chg *changes
 	for k, v := range args {
 		ft := s.params.field(k)
-		if s.editsKey(k, v, ft) {
+		if editsKey(&s.opts, s.params, ft, k, v == nil) {
 			// A parameter to rename or a null to remove: the arguments
 			// with those edits, coerced (rare enough to go round again).
 			return s.coerceEdited(args)
@@ -301,24 +301,6 @@ func (s *Schema) fitParams(f *fitter, args map[string]any) bool {
 		}
 	}
 	return found == len(args) || !s.opts.renames(t)
-}
-
-// editsKey reports whether the rules of names and nulls act on the
-// parameter k, v, of type ft.
-func (s *Schema) editsKey(k string, v any, ft *Type) bool {
-	t := s.params
-	if v != nil {
-		// Only a key no property or pattern claims is renamed.
-		return ft == t.rest && s.opts.renames(t) && renamesTo(t, k) != ""
-	}
-	pt, declared := t.prop(k)
-	switch {
-	case declared:
-		return v == nil && s.opts.dropsNull(t, k, pt)
-	case s.opts.renames(t):
-		return renamesTo(t, k) != ""
-	}
-	return false
 }
 
 // coerceEdited is Coerce of arguments the rules of names and nulls edit:
@@ -630,6 +612,10 @@ func (c *compiler) objectType(n map[string]any, at string, depth int) *Type {
 				if a, ok := a.(string); ok && a != name {
 					if t.aliases == nil {
 						t.aliases = map[string]string{}
+					}
+					if prev, dup := t.aliases[a]; dup && prev != name {
+						t.aliases[a] = "" // declared by two properties: never applied (newNameIndex)
+						continue
 					}
 					t.aliases[a] = name
 				}
