@@ -106,6 +106,9 @@ func (f *fitter) fit(v any, t *Type, depth int) bool {
 	if f.work++; f.work > f.budget {
 		return false
 	}
+	if raw, ok := v.(json.RawMessage); ok {
+		return f.fitRawMessage(raw, t, depth)
+	}
 	switch t.kind {
 	case typeUnion:
 		return f.fitUnion(v, t, depth)
@@ -153,6 +156,18 @@ func (f *fitter) fit(v any, t *Type, depth int) bool {
 		return f.fitReflect(reflect.ValueOf(v), []*Type{t}, depth)&1 != 0
 	}
 	return false
+}
+
+// fitRawMessage fits a json.RawMessage as the JSON value it holds, on
+// every path: its text is read as CoerceJSON reads text, so that a
+// RawMessage holding a value that conforms is returned as it is.
+func (f *fitter) fitRawMessage(raw json.RawMessage, t *Type, depth int) bool {
+	i := jsonwire.Space(raw, 0)
+	if i == len(raw) {
+		return false
+	}
+	end, ok, err := f.fitRaw(raw, i, t, depth)
+	return ok && err == nil && jsonwire.End(raw, end) == nil
 }
 
 // fitObject fits the members of m, at depth, to object type t. Where t

@@ -195,8 +195,7 @@ func (b *goTypes) structType(rt reflect.Type) *Type {
 	placeholder := &Type{name: name}
 	b.seen[rt] = placeholder
 	props := b.fields(rt)
-	// foldCase: encoding/json matches a key to a field whatever its case.
-	*placeholder = Type{kind: typeObject, props: props, name: name, foldCase: true}
+	*placeholder = Type{kind: typeObject, props: props, name: name, goStruct: true}
 	return placeholder
 }
 

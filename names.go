@@ -89,7 +89,7 @@ func foldInto[S ~string | ~[]byte](b []byte, name S) []byte {
 // declare, stands for by the rule of names, or "".
 func renamesTo[S ~string | ~[]byte](t *Type, key S) string {
 	p := nameOf(t.names, key)
-	if p != "" && t.foldCase && strings.EqualFold(string(key), p) {
+	if p != "" && t.goStruct && strings.EqualFold(string(key), p) {
 		return "" // encoding/json takes it as it is
 	}
 	return p
@@ -124,7 +124,7 @@ func (t *Type) takesNull() bool {
 // dropsNull reports whether null for the parameter key, of type pt in
 // params, is removed (Options.KeepNulls).
 func (o *Options) dropsNull(params *Type, key string, pt *Type) bool {
-	return !o.KeepNulls && !o.StructuredOnly && pt != nil && !pt.takesNull() && !slices.Contains(params.required, key)
+	return !o.KeepNulls && !o.StructuredOnly && !params.goStruct && pt != nil && !pt.takesNull() && !slices.Contains(params.required, key)
 }
 
 // renames reports whether names are matched (Options.ExactNames).

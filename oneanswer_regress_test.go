@@ -2,7 +2,9 @@ package coerce
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -112,5 +114,50 @@ func TestNearJSONArgsFailureReturnsTextAsSent(t *testing.T) {
 	out, err = s.WithOptions(Options{OnChange: func(c Change) { got = append(got, c) }}).CoerceJSON([]byte(`{'a': '1'}`))
 	if err != nil || string(out) != `{"a": 1}` || len(got) != 2 {
 		t.Errorf("got %s, %v, %+v", out, err, got)
+	}
+}
+
+// A null in conforming text changes a prefilled value as json.Unmarshal
+// does: a slice, map or pointer becomes nil, anything else stays.
+func TestUnmarshalNullIntoPrefilledFollowsEncodingJSON(t *testing.T) {
+	text := []byte(`{"list": null, "map": null, "p": null, "item": null, "s": null, "i": null, "any": null, "raw": null}`)
+	want, got := prefilledInput(), prefilledInput()
+	if err := json.Unmarshal(text, want); err != nil {
+		t.Fatal(err)
+	}
+	if err := Unmarshal(text, got); err != nil {
+		t.Fatal(err)
+	}
+	if d := umDiff(want, got); d != "" {
+		t.Errorf("(-json +coerce):\n%s", d)
+	}
+}
+
+// A json.RawMessage counts as the JSON value it holds: one whose value
+// conforms comes back as it is, whatever the schema's items say; one
+// that needs converting becomes what its value converts to.
+func TestRawMessageCountsAsItsValue(t *testing.T) {
+	for _, tc := range []struct {
+		schema, raw string
+		want        any
+	}{
+		{`{"items":{"type":"integer"}}`, `[1]`, json.RawMessage(`[1]`)},
+		{`{"items":{"type":"string"}}`, `[1]`, []any{"1"}},
+		{`{"items":{"type":"integer"}}`, `{"a":1}`, json.RawMessage(`{"a":1}`)},
+		{`{"items":{"type":"integer"}}`, `5`, json.RawMessage(`5`)},
+		{`{"type":"array","items":{"type":"integer"}}`, `[1]`, json.RawMessage(`[1]`)},
+		{`{"type":"array","items":{"type":"integer"}}`, `["1"]`, []any{1.0}},
+		{`{"type":"string"}`, `"x"`, json.RawMessage(`"x"`)},
+		{`{"type":"string"}`, `[1]`, "[1]"},
+	} {
+		s := schemaOf(t, `{"type":"object","properties":{"p":`+tc.schema+`}}`)
+		out, err := s.Coerce(map[string]any{"p": json.RawMessage(tc.raw)})
+		if err != nil || !reflect.DeepEqual(out["p"], tc.want) {
+			t.Errorf("%s <- %s: got %#v, %v; want %#v", tc.schema, tc.raw, out["p"], err, tc.want)
+		}
+		text, err := s.CoerceJSON([]byte(`{"p":` + tc.raw + `}`))
+		if back, _ := json.Marshal(map[string]any{"p": out["p"]}); err != nil || !bytes.Equal(text, back) && !bytes.Equal(text, []byte(`{"p":`+tc.raw+`}`)) {
+			t.Errorf("%s <- %s: CoerceJSON %s, %v; Coerce %s", tc.schema, tc.raw, text, err, back)
+		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // kind is the JSON kind of a Go value, as encoding/json would write it.
@@ -45,6 +47,18 @@ func kindOf(v any) kind {
 		return kindRaw
 	}
 	return reflectKind(reflect.ValueOf(v))
+}
+
+// heldKind is the kind of the JSON value v stands for, as a union
+// chooses its member by it: kindOf, but for a json.RawMessage, which
+// counts as the value its text holds, the kind of that value.
+func heldKind(v any) kind {
+	if raw, ok := v.(json.RawMessage); ok {
+		if i := jsonwire.Space(raw, 0); i < len(raw) {
+			return tokenKind(raw[i])
+		}
+	}
+	return kindOf(v)
 }
 
 var (
@@ -184,10 +198,13 @@ type Type struct {
 	index   *propIndex        // typeObject: props, by a hash cheaper than the map's (see seal)
 	names   *nameIndex        // typeObject with props: the other spellings of their names (see names.go)
 	aliases map[string]string // typeObject: x-aliases of its properties, alias → property
-	// foldCase: a Go struct's type, whose fields encoding/json matches
-	// whatever the case of the key: the rule of names then renames only
-	// keys that differ by more than case.
-	foldCase bool
+	// goStruct: a Go struct's type. encoding/json matches a key to its
+	// fields whatever the key's case, so the rule of names renames only
+	// keys that differ by more than case; and it takes null for every
+	// field (leaving it, or setting a slice, map or pointer to nil), so
+	// the rule of nulls removes none: a null changes nothing of what
+	// json.Unmarshal makes of conforming text.
+	goStruct bool
 }
 
 // Predeclared types: shared so that the common declarations allocate nothing.

@@ -95,8 +95,9 @@ func (o Options) Unmarshal(data []byte, v any) error {
 		// first, and reports nothing on such text.)
 		stops := godecode.Options{MaxDepth: o.maxDepth()}
 		if t.kind == typeObject && !t.keyed {
+			// (No null stops it: a Go struct takes null for every field,
+			// as encoding/json does; see Type.goStruct.)
 			stops.StopAtUnknownKey = o.renames(t)
-			stops.StopAtNull = !o.KeepNulls && !o.StructuredOnly
 		}
 		if godecode.Into(data, rv, stops) == godecode.Decoded {
 			return nil

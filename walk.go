@@ -561,7 +561,7 @@ func (w *walker) eval(v any, ts []*Type, depth int, owned bool) int {
 	es := w.flatten(ts)
 	eb := w.push(len(es))
 	w.evalKinds(v, es, eb, depth, owned && len(es) == 1)
-	w.gather(kindOf(v), ts, es, base, eb)
+	w.gather(heldKind(v), ts, es, base, eb)
 	return base
 }
 
@@ -1024,7 +1024,9 @@ func (w *walker) encode(v any, depth int) (string, error) {
 }
 
 // evalRawMessage decodes a json.RawMessage and evaluates what it holds:
-// its JSON text is the value, so even a value that fits is a new one.
+// it counts as that value, so a value that fits leaves the RawMessage as
+// it is (fitter.fitRawMessage), and one that converts becomes what the
+// value converts to.
 func (w *walker) evalRawMessage(x json.RawMessage, es []*Type, rb, depth int) {
 	val, err := w.parse(x, depth)
 	if err != nil {
@@ -1036,13 +1038,7 @@ func (w *walker) evalRawMessage(x json.RawMessage, es []*Type, rb, depth int) {
 		return
 	}
 	pb := w.eval(val, es, depth, true)
-	for j := range es {
-		r := w.res[pb+j]
-		if r.state == fits && !es[j].isAny() {
-			r = result{state: converted, out: val, keys: r.keys}
-		}
-		w.res[rb+j] = r
-	}
+	copy(w.res[rb:rb+len(es)], w.res[pb:pb+len(es)])
 	w.res = w.res[:pb]
 }
 

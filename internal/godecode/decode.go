@@ -50,8 +50,6 @@ type Options struct {
 	// StopAtUnknownKey declines a member of the outermost object whose
 	// key names no field of its struct.
 	StopAtUnknownKey bool
-	// StopAtNull declines a member of the outermost object that is null.
-	StopAtNull bool
 }
 
 // An Outcome is what Into did.

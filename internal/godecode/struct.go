@@ -86,10 +86,6 @@ func structDec(t reflect.Type) decFunc {
 			} else if j, ok := folded[string(foldName(k))]; ok {
 				fi = j
 			}
-			if top && d.opts.StopAtNull && d.peek() == 'n' {
-				d.stopped = true
-				return false
-			}
 			if fi < 0 {
 				if top && d.opts.StopAtUnknownKey {
 					d.stopped = true
