@@ -216,35 +216,6 @@ func (f *fitter) fitQuick(v any, t *Type, depth int) bool {
 	return f.fit(v, t, depth)
 }
 
-// fitScalar fits v to a scalar type.
-func fitScalar(v any, t *Type) bool {
-	switch t.kind {
-	case typeString:
-		switch v.(type) {
-		case string:
-			return true
-		case float64, bool, map[string]any, []any:
-			return false
-		}
-		k := kindOf(v)
-		return k == kindString || k == kindNull
-	case typeInteger, typeNumber:
-		if num, finite, whole := numberTraits(v); num {
-			return finite && (whole || t.kind == typeNumber) && (!t.plainInt || plainIntText(v))
-		}
-		return kindOf(v) == kindNull
-	case typeBoolean:
-		if _, ok := v.(bool); ok {
-			return true
-		}
-		k := kindOf(v)
-		return k == kindBool || k == kindNull
-	case typeNull:
-		return kindOf(v) == kindNull
-	}
-	return false
-}
-
 // fitUnion fits v to a union. With one member of v's kind, and nothing to
 // tell objects apart, that member decides alone; otherwise the members of
 // v's kind are fitted together.
@@ -991,7 +962,7 @@ members:
 					break members
 				}
 				e, isInt, err := jsonwire.SkipNumber(data, v)
-				if err != nil || !isInt && mt.kind != typeNumber && (mt.plainInt || !jsonwire.IsWhole(data[v:e])) {
+				if err != nil || !isInt && !numberTextFits(data[v:e], mt) {
 					break members
 				}
 				end = e
@@ -1156,7 +1127,7 @@ func (f *fitter) fitLeaf(data []byte, i int, t *Type) (end int, ok bool) {
 			var isInt bool
 			var err *jsonwire.Error
 			end, isInt, err = jsonwire.SkipNumber(data, i)
-			ok = err == nil && (isInt || t.kind == typeNumber || !t.plainInt && jsonwire.IsWhole(data[i:end]))
+			ok = err == nil && (isInt || numberTextFits(data[i:end], t))
 		}
 	case typeBoolean:
 		if c == 't' && len(data)-i >= 4 && string(data[i:i+4]) == "true" {
@@ -1202,7 +1173,7 @@ func (f *fitter) fitRaw(data []byte, i int, t *Type, depth int) (end int, ok boo
 			if err != nil {
 				return 0, false, err
 			}
-			return end, isInt || t.kind == typeNumber || !t.plainInt && jsonwire.IsWhole(data[i:end]), nil
+			return end, isInt || numberTextFits(data[i:end], t), nil
 		}
 	}
 	k := tokenKind(c)
@@ -1301,29 +1272,6 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 		}
 	}
 	return i, fits, nil
-}
-
-// fitRawScalar fits the scalar JSON value tok, of kind k, to scalar type t.
-func fitRawScalar(tok []byte, k kind, t *Type) bool {
-	switch {
-	case k == kindNull:
-		return true
-	case k == kindString && t.enum != nil && t.kind == typeString:
-		return enumRespellingRaw(t, tok) == ""
-	case t.kind == typeInteger && t.plainInt:
-		if k != kindNumber {
-			return false
-		}
-		for _, c := range tok {
-			if c == '.' || c|0x20 == 'e' {
-				return false
-			}
-		}
-		return true
-	case t.kind == typeInteger:
-		return k == kindNumber && jsonwire.IsWhole(tok)
-	}
-	return t.kind.valueKind() == k
 }
 
 // fitRawUnion is fitUnion on JSON text.

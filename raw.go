@@ -362,8 +362,7 @@ func (w *walker) rawScalarInto(i int, k kind, t *Type, depth int) (int, result) 
 	if k == kindString && !w.o.UseNumber && !w.o.StructuredOnly &&
 		(t.kind == typeNumber || t.kind == typeInteger && !t.plainInt) {
 		if num := data[i+1 : end-1]; len(num) <= 24 && jsonwire.IsNumber(num) {
-			if f, ok := jsonwire.Value(num); ok && math.Abs(f) < 1<<53 &&
-				(t.kind == typeNumber || f == math.Trunc(f) && jsonwire.IsWhole(num)) {
+			if f, ok := jsonwire.Value(num); ok && math.Abs(f) < 1<<53 && numberTextFits(num, t) {
 				w.splice(i, end)
 				if jsonwire.IsFloatText(num) {
 					w.out = append(w.out, num...) // what AppendFloat would write
