@@ -26,10 +26,10 @@ type toolEntry struct {
 }
 
 type schemaFileShape struct {
-	Tools       []toolEntry     `json:"tools"`
+	Tools       []toolEntry      `json:"tools"`
 	Result      *schemaFileShape `json:"result"`
-	Name        string          `json:"name"`
-	InputSchema json.RawMessage `json:"inputSchema"`
+	Name        string           `json:"name"`
+	InputSchema json.RawMessage  `json:"inputSchema"`
 }
 
 // readSchemaFile returns the JSON Schema of the arguments that the file

@@ -120,12 +120,12 @@ func (s *session) coerceCall(ctx context.Context, msg []byte, env *envelope, lis
 	if json.Unmarshal(env.Params, &p) != nil {
 		return pass
 	}
-	ts, needList := s.reg.lookup(p.Name)
-	if ts == nil && needList && list != nil {
+	ts := s.reg.lookup(p.Name)
+	if ts == nil && list != nil {
 		if err := list(ctx, p.Meta); err != nil {
 			s.logf(slog.LevelWarn, "listing tools failed; the call is passed on as it came", "tool", p.Name, "err", err)
 		}
-		ts, _ = s.reg.lookup(p.Name)
+		ts = s.reg.lookup(p.Name)
 	}
 	if ts == nil {
 		return pass // the server will say that there is no such tool
@@ -328,7 +328,6 @@ func (s *session) listAll(ctx context.Context, meta json.RawMessage, send func([
 			return fmt.Errorf("tools/list: %v", err)
 		}
 		if cursor == "" {
-			s.reg.listed()
 			return nil
 		}
 	}
@@ -345,6 +344,9 @@ func ownMeta(meta json.RawMessage) map[string]json.RawMessage {
 		return nil
 	}
 	delete(m, "progressToken")
+	if len(m) == 0 {
+		return nil
+	}
 	return m
 }
 

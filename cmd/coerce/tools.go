@@ -21,12 +21,6 @@ type registry struct {
 
 	mu    sync.Mutex
 	tools map[string]*toolSchema
-	// stale says that the server's tools may have changed since the proxy
-	// last listed them all: it has not yet, notifications/tools/list_changed
-	// came, or a listing's ttlMs ran out. A call to a tool not known is then
-	// worth a listing; otherwise it is passed on as it is, for the server to
-	// answer that no such tool exists.
-	stale bool
 }
 
 type toolSchema struct {
@@ -40,7 +34,7 @@ type toolSchema struct {
 }
 
 func newRegistry(opts coerce.Options) *registry {
-	return &registry{opts: opts, now: time.Now, tools: map[string]*toolSchema{}, stale: true}
+	return &registry{opts: opts, now: time.Now, tools: map[string]*toolSchema{}}
 }
 
 // listResult is what the proxy reads of a tools/list result.
@@ -60,8 +54,12 @@ func (r *registry) learn(result json.RawMessage) (next string, err error) {
 	if err := json.Unmarshal(result, &lr); err != nil {
 		return "", err
 	}
+	// ttlMs 0 says "immediately stale" (SEP-2549), and go-sdk v1.8.0 sends
+	// it on every list it answers: read to the letter, every call would cost
+	// a listing first, doubling its round trips. A proxy can act only on a
+	// positive ttlMs; list_changed and -32020 still refresh the schemas.
 	var expires time.Time
-	if lr.TTLMs != nil {
+	if lr.TTLMs != nil && *lr.TTLMs > 0 {
 		expires = r.now().Add(time.Duration(*lr.TTLMs) * time.Millisecond)
 	}
 	r.mu.Lock()
@@ -75,40 +73,31 @@ func (r *registry) learn(result json.RawMessage) (next string, err error) {
 	return lr.NextCursor, nil
 }
 
-// listed records that the proxy listed every page: what it did not find is
-// not there.
-func (r *registry) listed() {
-	r.mu.Lock()
-	r.stale = false
-	r.mu.Unlock()
-}
-
 // changed forgets every schema, on notifications/tools/list_changed: a tool
 // may have been removed or replaced under its name with another schema, and
 // coercing to an old schema would break a call that fits the new one.
 func (r *registry) changed() {
 	r.mu.Lock()
 	clear(r.tools)
-	r.stale = true
 	r.mu.Unlock()
 }
 
-// lookup returns the compiled schema of a tool, or nil; list says that a
-// listing is worth making first (the tool is unknown or its listing has
-// expired, and the tools may have changed since the last full listing).
-func (r *registry) lookup(name string) (ts *toolSchema, list bool) {
+// lookup returns the schema of a tool, or nil when the proxy does not know
+// it, or its listing's ttlMs has run out: a listing is then worth making
+// first. The rule is the gosdk adapter's: whatever made the tool unknown (a
+// client that never listed, a page it did not fetch, a change the server
+// told only to subscribers, as MCP 2026-07-28 does), a listing finds it;
+// a call to a tool that does not exist costs a listing and then passes on
+// for the server to answer.
+func (r *registry) lookup(name string) *toolSchema {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	ts = r.tools[name]
+	ts := r.tools[name]
 	if ts != nil && !ts.expires.IsZero() && r.now().After(ts.expires) {
 		delete(r.tools, name)
-		r.stale = true
-		ts = nil
+		return nil
 	}
-	if ts == nil {
-		return nil, r.stale
-	}
-	return ts, false
+	return ts
 }
 
 // compiled returns the tool's schema, compiling it on first use.
