@@ -179,7 +179,7 @@ func (s *session) fromServer(msg []byte) []byte {
 	s.mu.Lock()
 	waiting := len(s.lists) > 0 || len(s.own) > 0
 	s.mu.Unlock()
-	if !waiting && !bytes.Contains(msg, []byte("list_changed")) {
+	if !waiting && !bytes.Contains(msg, []byte("list_changed")) && !bytes.Contains(msg, []byte("-32020")) {
 		return msg
 	}
 	parts, isBatch := splitBatch(msg)
@@ -219,6 +219,12 @@ func (s *session) serverMessage(msg []byte) bool {
 	}
 	if !env.isResponse() {
 		return true
+	}
+	if headerMismatch(env.Error) {
+		// -32020 (SEP-2243): the server found an Mcp-Param-* header unequal
+		// to the body, which the proxy computed from a schema that may be
+		// out of date: it lists the tools again before the next call.
+		s.reg.changed()
 	}
 	key := idKey(env.ID)
 	s.mu.Lock()
@@ -374,3 +380,16 @@ func describeChanges(changes []coerce.Change) string {
 	}
 	return string(b)
 }
+
+// headerMismatch reports whether a JSON-RPC error is -32020, HeaderMismatch.
+func headerMismatch(raw json.RawMessage) bool {
+	if len(raw) == 0 {
+		return false
+	}
+	var e struct {
+		Code int `json:"code"`
+	}
+	return json.Unmarshal(raw, &e) == nil && e.Code == codeHeaderMismatch
+}
+
+const codeHeaderMismatch = -32020
