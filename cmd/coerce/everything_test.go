@@ -80,6 +80,12 @@ type observer struct {
 }
 
 func connectEverything(t *testing.T, proxied bool) (*mcp.ClientSession, *observer) {
+	return connectWith(t, func(opts *mcp.ClientOptions) *mcp.ClientSession { return connect(t, everythingCmd(t, proxied), opts) })
+}
+
+// connectWith makes a client with handlers that count what the server
+// asks of it, and connects it with dial.
+func connectWith(t *testing.T, dial func(*mcp.ClientOptions) *mcp.ClientSession) (*mcp.ClientSession, *observer) {
 	obs := &observer{}
 	opts := &mcp.ClientOptions{
 		CreateMessageHandler: func(_ context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
@@ -97,7 +103,7 @@ func connectEverything(t *testing.T, proxied bool) (*mcp.ClientSession, *observe
 			obs.listChanged.Add(1)
 		},
 	}
-	return connect(t, everythingCmd(t, proxied), opts), obs
+	return dial(opts), obs
 }
 
 // exercise uses each feature of the reference server once and returns
