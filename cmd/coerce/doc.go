@@ -122,5 +122,14 @@
 //     with the server's status (128+N for a signal N). SIGINT and SIGTERM
 //     sent to the proxy are passed to the server.
 //   - In a batch, each message is handled alone; the proxy's answers to
-//     the calls it refused go back as a batch of their own.
+//     the calls it refused go back as a batch of their own (over HTTP,
+//     added to the server's).
+//
+// coerce mcp --upstream URL --listen ADDR does the same for Streamable HTTP.
+// It also recomputes, from the coerced arguments, the Mcp-Param-* headers
+// that mirror parameters annotated x-mcp-header (SEP-2243): the server
+// refuses a call whose headers differ from its body (-32020), which every
+// repaired call's would. A -32020 from the server makes the proxy list the
+// tools again before the next call. The proxy keeps one registry of schemas
+// per Mcp-Session-Id.
 package main

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the reference server still offers sampling, deprecated by MCP 2026-07-28 (SEP-2577), and the proxy must relay it as it does everything else.
+
 package main
 
 import (

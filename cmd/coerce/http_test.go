@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -135,5 +137,47 @@ func TestParamHeaders(t *testing.T) {
 	setParamHeaders(h, params, json.RawMessage(`{}`))
 	if h.Get("Mcp-Param-Verbose") != "" || h.Get("Mcp-Param-Region") != "" {
 		t.Errorf("the headers of arguments no longer given stay: %v", h)
+	}
+}
+
+// coerce mcp --upstream URL --listen ADDR, the built command: it says where
+// it listens on stderr, and repairs a call over HTTP.
+func TestHTTPProxyCommand(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "headers", Version: "1"}, nil)
+	s.AddTool(&mcp.Tool{Name: "report", InputSchema: json.RawMessage(headerSchema)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(req.Params.Arguments)}}}, nil
+		})
+	upstream := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	defer upstream.Close()
+
+	cmd := exec.Command(coerceBin, "mcp", "-q", "--upstream", upstream.URL, "--listen", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "coerce mcp: relaying http://ADDR to URL"
+	fields := strings.Fields(line)
+	if len(fields) < 4 || !strings.HasPrefix(fields[3], "http://") {
+		t.Fatalf("stderr: %q", line)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "1"}, nil).
+		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: fields[3]}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if got, isErr := callText(t, cs, "report", map[string]any{"limit": "5"}); isErr || got != `{"limit":5}` {
+		t.Errorf("server received %s (isError %v)", got, isErr)
 	}
 }
