@@ -114,8 +114,9 @@ func (s *session) clientMessage(ctx context.Context, msg []byte, list lister) ca
 func (s *session) coerceCall(ctx context.Context, msg []byte, env *envelope, list lister) callOutcome {
 	pass := callOutcome{forward: msg}
 	var p struct {
-		Name string          `json:"name"`
-		Meta json.RawMessage `json:"_meta"`
+		Name      string          `json:"name"`
+		Meta      json.RawMessage `json:"_meta"`
+		Arguments json.RawMessage `json:"arguments"`
 	}
 	if json.Unmarshal(env.Params, &p) != nil {
 		return pass
@@ -135,12 +136,10 @@ func (s *session) coerceCall(ctx context.Context, msg []byte, env *envelope, lis
 		s.logf(slog.LevelWarn, "the tool's input schema does not compile; its calls are passed on as they come", "tool", p.Name, "err", err)
 		return pass
 	}
-	start, end, err := argumentsSpan(msg)
-	if err != nil {
+	if len(p.Arguments) == 0 {
 		return pass // no arguments: nothing to coerce
 	}
-	args := msg[start:end]
-	pass.headers, pass.args = ts.headers, args
+	pass.headers, pass.args = ts.headers, p.Arguments
 
 	var changes []coerce.Change
 	if s.log != nil {
@@ -148,13 +147,20 @@ func (s *session) coerceCall(ctx context.Context, msg []byte, env *envelope, lis
 		o.OnChange = func(c coerce.Change) { changes = append(changes, c) }
 		schema = schema.WithOptions(o)
 	}
-	out, err := schema.CoerceJSON(args)
+	out, err := schema.CoerceJSON(p.Arguments)
 	if err != nil {
 		text := schema.Feedback(err)
 		s.logf(slog.LevelWarn, "rejected", "tool", p.Name, "id", string(env.ID), "feedback", text)
 		return callOutcome{reply: toolErrorResponse(env.ID, text)}
 	}
-	if sameBytes(out, args) {
+	if sameBytes(out, p.Arguments) {
+		return pass // the very bytes that came
+	}
+	// Only now is it worth finding where the arguments lie in the message,
+	// to replace them and keep every other byte.
+	start, end, err := argumentsSpan(msg)
+	if err != nil || !bytes.Equal(msg[start:end], p.Arguments) {
+		// Cannot happen for a message that decoded; never guess.
 		return pass
 	}
 	if s.log != nil {
