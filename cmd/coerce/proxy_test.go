@@ -233,3 +233,56 @@ func TestProxyExitStatus(t *testing.T) {
 		t.Errorf("proxy exit: %v, want status 3", err)
 	}
 }
+
+// A server that exits by itself ends the proxy with its status, and its
+// stderr passes through, while the client is still connected.
+func TestProxyServerExits(t *testing.T) {
+	cmd := exec.Command(coerceBin, "mcp", "-q", "--", "sh", "-c", "echo from-the-server >&2; exit 7")
+	in, err := cmd.StdinPipe() // held open: the client has not gone
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 7 {
+		t.Errorf("proxy exit: %v, want status 7", err)
+	}
+	if !strings.Contains(stderr.String(), "from-the-server") {
+		t.Errorf("stderr %q lacks the server's", stderr.String())
+	}
+}
+
+// Repairs and rejections are logged to the -log file, not to stdout.
+func TestProxyLog(t *testing.T) {
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "proxy.log")
+	cmd := exec.Command(coerceBin, "mcp", "-log", logPath, "--", os.Args[0])
+	cmd.Env = append(os.Environ(), recordServerEnv+"="+filepath.Join(dir, "server-stdin"))
+	c := startRaw(t, cmd)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	c.await("1")
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"record","arguments":{"limit":"5"}}}`)
+	c.await("2")
+	c.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"record","arguments":{"limit":"five"}}}`)
+	c.await("3")
+	c.in.Close()
+	rest, _ := io.ReadAll(c.out)
+	if err := c.cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if len(rest) > 0 {
+		t.Errorf("stdout had more than the protocol: %q", rest)
+	}
+	data, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`msg=repaired tool=record id=2 changes="/limit number-from-text"`, `msg=rejected tool=record id=3 feedback=`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("log lacks %q:\n%s", want, data)
+		}
+	}
+}
