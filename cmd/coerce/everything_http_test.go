@@ -89,7 +89,13 @@ func TestEverythingHTTP(t *testing.T) {
 	upstream := everythingHTTP(t)
 	proxied := httpProxyFor(t, upstream)
 
+	start := time.Now()
 	cs, _ := connectWith(t, dialHTTP(t, proxied))
+	// The reference server's GET stream says nothing at first: the proxy
+	// must pass its headers on at once, or go-sdk's client waits 15 s for it.
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("connecting through the proxy took %v", d)
+	}
 	for _, tc := range []struct {
 		tool string
 		args map[string]any

@@ -175,6 +175,12 @@ func (p *httpProxy) relay(w http.ResponseWriter, r *http.Request, h http.Header,
 		if extra != nil {
 			fmt.Fprintf(w, "data: %s\n\n", extra)
 		}
+		// The headers go at once: a client waits for them to know that
+		// the stream is open (go-sdk's waits 15 s for its GET stream
+		// before it goes on), and a stream may stay silent for long.
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
 		relaySSE(w, resp.Body, sess)
 		return
 	}
