@@ -34,9 +34,9 @@ MODULES         := $(shell $(GO) work edit -json go.work | sed -n 's/.*"DiskPath
 # go.work says why): the go command finds it from inside genkit/, so the
 # steps below that cd into each module use it there.
 
-.PHONY: test forget-own-versions fmt vet lint race doccheck-genkit allocs fuzz-smoke suite shared-copies release-check no-trace fuzz bench bench-ajv bench-base tools clean
+.PHONY: test forget-own-versions node-check bench-proxy fmt vet lint race doccheck-genkit allocs fuzz-smoke suite shared-copies release-check no-trace fuzz bench bench-ajv bench-base tools clean
 
-test: forget-own-versions fmt vet lint race doccheck-genkit allocs fuzz-smoke suite shared-copies release-check no-trace
+test: forget-own-versions node-check fmt vet lint race doccheck-genkit allocs fuzz-smoke suite shared-copies release-check no-trace
 
 # A fresh machine, for our own modules. The workspace must build without any
 # version of github.com/coerce-go/... in the module cache, since none is
@@ -59,6 +59,17 @@ no-trace:
 	@for d in $(OWN_CACHED); do \
 		if [ -e "$$d" ]; then echo "$$d appeared during make test: a step used the machine's module cache for our own versions"; exit 1; fi; \
 	done; echo "module cache holds none of our own versions"
+
+# cmd/coerce's proxy tests put real Node servers and clients
+# (@modelcontextprotocol/server-everything, the TypeScript SDK) around the
+# proxy; race runs them where node and npm are found, as on CI, and go test
+# hides a skip, so this says beforehand which it will be.
+node-check:
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+		echo "node $$(node --version) and npm $$(npm --version) found: cmd/coerce's proxy tests run against @modelcontextprotocol/server-everything and the TypeScript SDK"; \
+	else \
+		echo "SKIPPING cmd/coerce's tests against @modelcontextprotocol/server-everything and the TypeScript SDK: node or npm not found"; \
+	fi
 
 # Every Go file, tracked or not, so that a file not yet added is checked too.
 # Files under testdata are fixtures, left as their tests need them.
@@ -149,6 +160,11 @@ fuzz:
 # for benchstat.
 bench:
 	$(GO) run ./internal/benchtable -rounds $(ROUNDS) -benchtime $(BENCHTIME) -raw bench.txt
+
+# A tools/call round trip through cmd/coerce's stdio proxy beside the same
+# call direct, fitting and repaired, and the proxy's own work per message.
+bench-proxy:
+	cd cmd/coerce && $(GO) test -run '^$$' -bench 'ToolsCall|ProxyMessage' -count 5 .
 
 # BenchmarkRepairArgsJSON's two calls in Node, with JSON.parse, AJV
 # (coerceTypes) and JSON.stringify (examples/compare/ajv/bench.mjs), then

@@ -17,6 +17,16 @@
 //	go test ./...
 //	go test <module>/...           (the module's own tests, as a dependency)
 //
+// A module whose root package is a command (cmd/coerce) is checked as a user
+// installs and runs it instead: from testdata/<name>/run.json, which names
+// the arguments of one run and the output it must print,
+//
+//	go install <module>@<version>
+//	<the installed command> <arguments>
+//
+// Its own tests need the repository (they build it, and install the npm
+// packages of its testdata), so they are not run from the module cache.
+//
 // The go.work plays no part (GOWORK=off). The modules served here are exempt
 // from the checksum database (GONOSUMDB), which does not know them yet; every
 // other module is checked against it as usual.
@@ -75,6 +85,7 @@ type target struct {
 	name     string // "core", or the integration's path below the core, such as "mcpgo"
 	mod      module
 	testdata string // the user's code for it, testdata/<name>
+	command  bool   // its root package is a main package, which users install
 }
 
 func run(ctx context.Context, keep bool) error {
@@ -157,7 +168,11 @@ func run(ctx context.Context, keep bool) error {
 			skipped = append(skipped, t.name)
 			continue
 		}
-		if err := c.check(ctx, t, filepath.Join(tmp, t.name)); err != nil {
+		check := c.check
+		if t.command {
+			check = c.install
+		}
+		if err := check(ctx, t, filepath.Join(tmp, t.name)); err != nil {
 			fmt.Printf("FAIL  %s: %v\n", t.name, err)
 			failed = append(failed, t.name)
 			if ctx.Err() != nil {
@@ -291,6 +306,11 @@ func plan(ctx context.Context, root, gowork string) ([]target, error) {
 		}
 		core.mod.Version = v
 		t.name = name
+		isCmd, err := isCommand(t.mod.Dir)
+		if err != nil {
+			return nil, err
+		}
+		t.command = isCmd
 	}
 	targets := append([]target{*core}, integrations...)
 	for i := range targets {
@@ -298,6 +318,27 @@ func plan(ctx context.Context, root, gowork string) ([]target, error) {
 		targets[i].testdata = filepath.Join(root, "internal", "releasecheck", "testdata", filepath.FromSlash(targets[i].name))
 	}
 	return targets, nil
+}
+
+// isCommand reports whether the package at the root of a module's
+// directory is a main package.
+func isCommand(dir string) (bool, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return false, err
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return false, err
+		}
+		pkg := regexp.MustCompile(`(?m)^package\s+(\w+)`).FindSubmatch(data)
+		return pkg != nil && string(pkg[1]) == "main", nil
+	}
+	return false, nil
 }
 
 func goJSON(ctx context.Context, v any, args ...string) error {
@@ -380,6 +421,57 @@ func (c *checker) check(ctx context.Context, t target, dir string) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// install installs a command as a user does, with go install at its
+// version, into dir/bin, and runs it once as testdata/<name>/run.json says.
+func (c *checker) install(ctx context.Context, t target, dir string) error {
+	var spec struct {
+		Args   []string // the command's arguments
+		Stdout string   // what it must print
+	}
+	data, err := os.ReadFile(filepath.Join(t.testdata, "run.json"))
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, &spec); err != nil {
+		return fmt.Errorf("%s/run.json: %v", t.testdata, err)
+	}
+	bin := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		return err
+	}
+	// A go install with a version builds outside any module: -mod has no
+	// meaning there and is refused.
+	env := append(os.Environ(), c.env...)
+	for i, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
+			env[i] = "GOFLAGS=" + strings.Join(slices.DeleteFunc(strings.Fields(v), func(f string) bool { return strings.HasPrefix(f, "-mod=") }), " ")
+		}
+	}
+	start := time.Now()
+	cmd := exec.CommandContext(ctx, "go", "install", t.mod.Path+"@"+t.mod.Version)
+	cmd.Dir = dir
+	cmd.Env = append(env, "GOBIN="+bin)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go install %s@%s: %v\n%s", t.mod.Path, t.mod.Version, err, indent(out))
+	}
+	fmt.Printf("ok    %-*s  go install %s@%s (%.1fs)\n", c.width, t.name, t.mod.Path, t.mod.Version, time.Since(start).Seconds())
+
+	name := path.Base(t.mod.Path)
+	run := exec.CommandContext(ctx, filepath.Join(bin, name), spec.Args...)
+	run.Dir = dir
+	var stderr bytes.Buffer
+	run.Stderr = &stderr
+	out, err := run.Output()
+	if err != nil {
+		return fmt.Errorf("%s %s: %v\n%s", name, strings.Join(spec.Args, " "), err, indent(stderr.Bytes()))
+	}
+	if string(out) != spec.Stdout {
+		return fmt.Errorf("%s %s printed %q, want %q", name, strings.Join(spec.Args, " "), out, spec.Stdout)
+	}
+	fmt.Printf("ok    %-*s  %s %s\n", c.width, t.name, name, strings.Join(spec.Args, " "))
 	return nil
 }
 
