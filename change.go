@@ -9,56 +9,9 @@ import (
 	"github.com/coerce-go/coerce/internal/nearjson"
 )
 
-// A Kind is what a Type declares, or the JSON kind of a value found.
-type Kind uint8
-
-const (
-	Invalid Kind = iota // no JSON form: channels, funcs, complex numbers
-	Any                 // declares nothing: every value conforms
-	Null
-	Boolean
-	Integer // declared only; a value found is a Number
-	Number
-	String
-	Array
-	Object
-	Union // declared only: see Type.Members
-)
-
 var kindNames = [...]string{
 	Invalid: "invalid", Any: "any", Null: "null", Boolean: "boolean", Integer: "integer",
 	Number: "number", String: "string", Array: "array", Object: "object", Union: "union",
-}
-
-// String returns the kind's name as JSON Schema spells it: "null",
-// "boolean", "integer", "number", "string", "array", "object", and "any",
-// "union" or "invalid".
-func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return "Kind(" + strconv.Itoa(int(k)) + ")"
-}
-
-// publicKind is the Kind of a value's JSON kind.
-func (k kind) public() Kind {
-	switch k {
-	case kindNull:
-		return Null
-	case kindBool:
-		return Boolean
-	case kindNumber:
-		return Number
-	case kindString:
-		return String
-	case kindArray:
-		return Array
-	case kindObject:
-		return Object
-	case kindRaw:
-		return Any
-	}
-	return Invalid
 }
 
 // A Rule names one conversion coercion makes. Its String form is short

@@ -121,17 +121,6 @@ func (t *Type) takesNull() bool {
 	return false
 }
 
-// dropsNull reports whether null for the parameter key, of type pt in
-// params, is removed (Options.KeepNulls).
-func (o *Options) dropsNull(params *Type, key string, pt *Type) bool {
-	return !o.KeepNulls && !o.StructuredOnly && !params.goStruct && pt != nil && !pt.takesNull() && !slices.Contains(params.required, key)
-}
-
-// renames reports whether names are matched (Options.ExactNames).
-func (o *Options) renames(params *Type) bool {
-	return !o.ExactNames && !o.StructuredOnly && params != nil && params.names != nil
-}
-
 // A keyEdit is what the rules of names and nulls do to one parameter.
 type keyEdit struct {
 	key, to string // to: the property it becomes; "" if the key is removed
@@ -253,13 +242,6 @@ func (o *Options) editsTextKey(params, ft *Type, key []byte, escaped, isNull boo
 		return editsKey(o, params, ft, jsonwire.Unescape(key), isNull)
 	}
 	return editsKey(o, params, ft, key, isNull)
-}
-
-// editsKeys reports whether the rules of names and nulls may act on the
-// parameters of params.
-func (o *Options) editsKeys(params *Type) bool {
-	return params != nil && params.kind == typeObject && len(params.props) > 0 &&
-		!o.StructuredOnly && (!o.ExactNames || !o.KeepNulls)
 }
 
 // editArgs is applyKeyEdits for argument text, the object at args[start]:

@@ -1,173 +1,11 @@
 package coerce
 
 import (
-	"encoding"
-	"encoding/json"
-	"reflect"
+	"math/bits"
+	"regexp"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
-
-	"github.com/coerce-go/coerce/internal/jsonwire"
 )
-
-// kind is the JSON kind of a Go value, as encoding/json would write it.
-type kind uint8
-
-const (
-	kindInvalid kind = iota // channels, funcs, complex numbers: no JSON form
-	kindNull
-	kindBool
-	kindNumber
-	kindString
-	kindArray
-	kindObject
-	kindRaw // json.RawMessage: JSON text whose kind is whatever it holds
-)
-
-// kindOf is allocation-free for the types encoding/json decodes into and for
-// Go's scalar types; other values are classified by reflection.
-func kindOf(v any) kind {
-	switch v.(type) {
-	case nil:
-		return kindNull
-	case string:
-		return kindString
-	case bool:
-		return kindBool
-	case float64, json.Number, int, int64, float32, int32, int16, int8, uint, uint64, uint32, uint16, uint8, uintptr:
-		return kindNumber
-	case map[string]any:
-		return kindObject
-	case []any:
-		return kindArray
-	case json.RawMessage:
-		return kindRaw
-	}
-	return reflectKind(reflect.ValueOf(v))
-}
-
-// heldKind is the kind of the JSON value v stands for, as a union
-// chooses its member by it: kindOf, but for a json.RawMessage, which
-// counts as the value its text holds, the kind of that value.
-func heldKind(v any) kind {
-	if raw, ok := v.(json.RawMessage); ok {
-		if i := jsonwire.Space(raw, 0); i < len(raw) {
-			return tokenKind(raw[i])
-		}
-	}
-	return kindOf(v)
-}
-
-var (
-	rawMessageType    = reflect.TypeFor[json.RawMessage]()
-	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
-)
-
-// objectKey reports whether encoding/json writes a map with keys of type k
-// as an object: string kinds, TextMarshalers and integer kinds.
-func objectKey(k reflect.Type) bool {
-	switch k.Kind() {
-	case reflect.String,
-		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return true
-	}
-	return k.Implements(textMarshalerType)
-}
-
-// keyString is the object key encoding/json writes for the map key k, of
-// a type objectKey accepts; false if its MarshalText fails.
-func keyString(k reflect.Value) (string, bool) {
-	switch k.Kind() {
-	case reflect.String:
-		return k.String(), true
-	}
-	if tm, ok := k.Interface().(encoding.TextMarshaler); ok {
-		if k.Kind() == reflect.Pointer && k.IsNil() {
-			return "", true
-		}
-		b, err := tm.MarshalText()
-		return string(b), err == nil
-	}
-	switch k.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return strconv.FormatInt(k.Int(), 10), true
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return strconv.FormatUint(k.Uint(), 10), true
-	}
-	return "", false
-}
-
-func reflectKind(rv reflect.Value) kind {
-	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
-		if rv.IsNil() {
-			return kindNull
-		}
-		rv = rv.Elem()
-	}
-	switch rv.Kind() {
-	case reflect.String:
-		return kindString
-	case reflect.Bool:
-		return kindBool
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64:
-		return kindNumber
-	case reflect.Map:
-		if objectKey(rv.Type().Key()) {
-			return kindObject
-		}
-	case reflect.Struct:
-		return kindObject
-	case reflect.Slice:
-		if rv.Type() == rawMessageType {
-			return kindRaw
-		}
-		return kindArray
-	case reflect.Array:
-		return kindArray
-	}
-	return kindInvalid
-}
-
-// typeKind is what a Type declares.
-type typeKind uint8
-
-const (
-	typeAny typeKind = iota
-	typeNull
-	typeBoolean
-	typeInteger
-	typeNumber
-	typeString
-	typeArray
-	typeObject
-	typeUnion
-)
-
-// valueKind is the kind of value a member of this type kind holds, used to
-// try a union's members of the value's own kind first.
-func (k typeKind) valueKind() kind {
-	switch k {
-	case typeNull:
-		return kindNull
-	case typeBoolean:
-		return kindBool
-	case typeInteger, typeNumber:
-		return kindNumber
-	case typeString:
-		return kindString
-	case typeArray:
-		return kindArray
-	case typeObject:
-		return kindObject
-	}
-	return kindInvalid
-}
 
 // A Type is a parsed declared type: a JSON type, possibly with element,
 // property or member types. Types come from ParseType and from schemas; they
@@ -752,44 +590,6 @@ func newUnion(alts []*Type) *Type {
 	return &Type{kind: typeUnion, members: members, name: strings.Join(names, " | "), exact: exact, scalars: scalarKinds(members)}
 }
 
-// A kindSet is a set of the kinds of scalar values, as fitting tells
-// them apart: a whole finite number is an integer, any finite one a number.
-type kindSet uint8
-
-const (
-	setNull kindSet = 1 << iota
-	setBool
-	setInteger
-	setNumber
-	setString
-)
-
-// scalarKinds is the set of kinds the members take, if every member is a
-// scalar type that any value of its kind fits; otherwise 0.
-func scalarKinds(members []*Type) kindSet {
-	var set kindSet
-	for _, m := range members {
-		switch {
-		case m.kind == typeNull:
-			set |= setNull
-		case m.kind == typeBoolean:
-			set |= setBool
-		case m.kind == typeInteger && !m.plainInt:
-			set |= setInteger
-		case m.kind == typeNumber:
-			set |= setInteger | setNumber
-		case m.kind == typeString && m.enum == nil:
-			// (A string enum's spelling takes more than the kind to tell:
-			// a string is fitted to it, and respelled where it differs
-			// only in case, as where the member stands alone.)
-			set |= setString
-		default:
-			return 0
-		}
-	}
-	return set
-}
-
 // orNull is the other member of a union of two whose one is null
 // (Optional[T]), or nil.
 func (t *Type) orNull() *Type {
@@ -821,366 +621,118 @@ func (t *Type) quickAccepts() kindSet {
 	return scalarSets[t.kind]
 }
 
-const allScalars = setNull | setBool | setInteger | setNumber | setString
+// patterns are the patternProperties of an object type. A key's type is
+// that of every pattern it matches and of its property, merged; a key no
+// pattern and no property claims gets additionalProperties' type. Every
+// merge is made when the schema is compiled (see compiler.settlePatterns):
+// the type of a declared property already includes the patterns its name
+// matches, and the type of any other key matching several patterns is
+// looked up by its match set, so that coercion only reads.
+type patterns struct {
+	list   []pattern
+	broken bool // a pattern RE2 cannot compile: any key might match it
 
-var scalarSets = [...]kindSet{
-	typeAny: allScalars, typeNull: setNull, typeBoolean: setBool, typeInteger: setInteger,
-	typeNumber: setInteger | setNumber, typeString: setString, typeArray: 0, typeObject: 0, typeUnion: 0,
+	// combos are the merged types of keys that are no property and match
+	// two or more patterns, by match set; a set not in it is any.
+	combos map[uint64]*Type
 }
 
-// quickKind is the kind of a decoded scalar, as a kindSet of one kind (an
-// integer is also a number); 0 for any other value.
-func quickKind(v any) kindSet {
-	switch x := v.(type) {
-	case string:
-		return setString
-	case bool:
-		return setBool
-	case float64:
-		switch {
-		case x != x || x-x != 0: // NaN or infinite: no JSON form
-			return 0
-		case x == float64(int64(x)):
-			return setInteger | setNumber
-		}
-		return setNumber
-	}
-	return 0
+type pattern struct {
+	expr string
+	re   *regexp.Regexp
+	t    *Type
 }
 
-// ParseType parses a declared type. Names are case-insensitive and spaces
-// are ignored:
-//
-//	string, str                      integer, int (and Go's int8 ... uint64)
-//	object, dict, map, mapping       number, float, double (and float32, float64)
-//	array, list, tuple, set          boolean, bool
-//	null, none, nil                  any, interface{} (and the empty string)
-//
-// Generic forms: list[T] (also set[T], tuple[T, ...], array[T]),
-// tuple[A, B], []T, dict[str, T] (also mapping[str, T], map[str, T]),
-// map[string]T, Optional[T], Union[A, B], A | B. Object keys are strings:
-// another key type is an error, as are unknown names and malformed syntax.
-// The error is an *Error wrapping ErrUnknownType or ErrSyntax.
-func ParseType(expr string) (*Type, error) {
-	if strings.TrimSpace(expr) == "" {
-		return anyType, nil // no declaration: pass through
+// maxPatterns bounds the patterns whose matches are told apart; the
+// others count as broken, which makes keys looser, never stricter.
+const maxPatterns = 63
+
+// maxComboPatterns bounds the patterns whose combinations are merged when
+// the schema is compiled: 2^6 sets at most. Beyond it, a key that is no
+// property and matches several patterns passes as it is (any), which makes
+// keys looser, never stricter; real schemas have one or two patterns.
+const maxComboPatterns = 6
+
+// add compiles a pattern. JSON Schema patterns are ECMA-262 regular
+// expressions; RE2 reads the common ones alike and refuses the rest
+// (lookaround, backreferences), whose keys then count as any.
+func (p *patterns) add(expr string, t *Type) {
+	re, err := regexp.Compile(expr)
+	if err != nil || len(p.list) == maxPatterns {
+		p.broken = true
+		return
 	}
-	p := typeParser{src: expr}
-	t := p.unionAt(0)
-	if p.err == nil && p.peek() != 0 {
-		p.fail(ErrSyntax, "unexpected "+p.rest())
-	}
-	if p.err != nil {
-		return nil, p.err
-	}
-	return t, nil
+	p.list = append(p.list, pattern{expr, re, t})
 }
 
-// MustParseType is like ParseType but panics on error; it is meant for
-// package-level variables initialised from constant expressions.
-func MustParseType(expr string) *Type {
-	t, err := ParseType(expr)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
-
-type typeParser struct {
-	src string
-	pos int
-	err *Error
-}
-
-func (p *typeParser) fail(sentinel error, detail string) {
-	if p.err == nil {
-		if src := excerpt(p.src); detail != quote(src) {
-			detail += " in " + quote(src)
-		}
-		p.err = &Error{Err: sentinel, Detail: detail}
-	}
-}
-
-func quote(s string) string { return "\"" + s + "\"" }
-
-// excerpt keeps error messages short however long the declaration.
-func excerpt(s string) string {
-	const max = 80
-	if len(s) <= max {
-		return s
-	}
-	return s[:max] + "..."
-}
-
-func (p *typeParser) skipSpace() {
-	for p.pos < len(p.src) && (p.src[p.pos] == ' ' || p.src[p.pos] == '\t' || p.src[p.pos] == '\n' || p.src[p.pos] == '\r') {
-		p.pos++
-	}
-}
-
-// peek returns the next non-space byte, or 0 at the end.
-func (p *typeParser) peek() byte {
-	p.skipSpace()
-	if p.pos < len(p.src) {
-		return p.src[p.pos]
-	}
-	return 0
-}
-
-func (p *typeParser) rest() string {
-	if p.pos >= len(p.src) {
-		return "end"
-	}
-	return quote(excerpt(p.src[p.pos:]))
-}
-
-func (p *typeParser) accept(c byte) bool {
-	if p.peek() == c {
-		p.pos++
-		return true
-	}
-	return false
-}
-
-func (p *typeParser) expect(c byte) {
-	if !p.accept(c) {
-		p.fail(ErrSyntax, "want "+quote(string(c))+", found "+p.rest())
-	}
-}
-
-// ident reads a name, lowercased; "interface{}" counts as one name.
-func (p *typeParser) ident() string {
-	p.skipSpace()
-	start := p.pos
-	for p.pos < len(p.src) {
-		c := p.src[p.pos]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '.' || p.pos > start && c >= '0' && c <= '9' {
-			p.pos++
-			continue
-		}
-		break
-	}
-	name := strings.ToLower(p.src[start:p.pos])
-	if name == "interface" && strings.HasPrefix(p.src[p.pos:], "{}") {
-		p.pos += 2
-		name = "any"
-	}
-	return strings.TrimPrefix(name, "typing.")
-}
-
-const maxTypeDepth = 100
-
-func (p *typeParser) unionAt(depth int) *Type {
-	alts := []*Type{p.term(depth)}
-	for p.err == nil && p.accept('|') {
-		alts = append(alts, p.term(depth))
-	}
-	if p.err != nil {
-		return nil
-	}
-	return newUnion(alts)
-}
-
-// args parses "[A, B, ...]" after a generic name.
-func (p *typeParser) args(depth int) []*Type {
-	var list []*Type
-	for p.err == nil {
-		if p.peek() == '.' && strings.HasPrefix(p.src[p.pos:], "...") {
-			p.pos += 3
-			list = append(list, nil) // tuple[T, ...]
-		} else {
-			list = append(list, p.unionAt(depth+1))
-		}
-		if !p.accept(',') {
-			break
+// matchString returns the set of patterns key matches, one bit each.
+func (p *patterns) matchString(key string) uint64 {
+	var m uint64
+	for i := range p.list {
+		if p.list[i].re.MatchString(key) {
+			m |= 1 << i
 		}
 	}
-	p.expect(']')
-	return list
+	return m
 }
 
-var simpleTypes = map[string]*Type{
-	"string": stringType, "str": stringType,
-	"object": objectType, "dict": objectType, "map": objectType, "mapping": objectType,
-	"array": arrayType, "list": arrayType, "tuple": arrayType, "set": arrayType,
-	"integer": integerType, "int": integerType,
-	"int8": integerType, "int16": integerType, "int32": integerType, "int64": integerType,
-	"uint": integerType, "uint8": integerType, "uint16": integerType, "uint32": integerType, "uint64": integerType,
-	"number": numberType, "float": numberType, "double": numberType, "float32": numberType, "float64": numberType,
-	"boolean": booleanType, "bool": booleanType,
-	"null": nullType, "none": nullType, "nil": nullType,
-	"any": anyType,
+// match is matchString for a key in JSON text, without escapes.
+func (p *patterns) match(key []byte) uint64 {
+	var m uint64
+	for i := range p.list {
+		if p.list[i].re.Match(key) {
+			m |= 1 << i
+		}
+	}
+	return m
 }
 
-func (p *typeParser) term(depth int) *Type {
-	if depth > maxTypeDepth {
-		p.fail(ErrLimit, "nested too deeply")
-		return nil
+// join is the patterns of a merged object type: both sides' apply.
+func (p *patterns) join(q *patterns) *patterns {
+	switch {
+	case p == nil:
+		return q
+	case q == nil:
+		return p
 	}
-	if p.accept('[') { // []T
-		p.expect(']')
-		if p.err != nil {
-			return nil
-		}
-		elem := p.term(depth + 1)
-		if p.err != nil {
-			return nil
-		}
-		return newList(elem)
-	}
-	name := p.ident()
-	if name == "" {
-		p.fail(ErrSyntax, "want a type name, found "+p.rest())
-		return nil
-	}
-	simple, known := simpleTypes[name]
-	if !p.accept('[') {
-		if !known {
-			if _, generic := genericArity[name]; generic {
-				p.fail(ErrSyntax, name+" needs type arguments")
-			} else {
-				p.fail(ErrUnknownType, quote(excerpt(name)))
-			}
-			return nil
-		}
-		return simple
-	}
-	if name == "map" && p.peek() != ']' && p.goMapAhead() { // map[string]T
-		key := p.unionAt(depth + 1)
-		p.expect(']')
-		val := p.term(depth + 1)
-		if p.err != nil {
-			return nil
-		}
-		if key.kind != typeString {
-			p.fail(ErrUnknownType, "object keys must be strings, not "+key.name)
-			return nil
-		}
-		return newDict(val)
-	}
-	args := p.args(depth)
-	if p.err != nil {
-		return nil
-	}
-	want, generic := genericArity[name]
-	if !generic {
-		if known {
-			p.fail(ErrSyntax, name+" takes no type arguments")
-		} else {
-			p.fail(ErrUnknownType, quote(excerpt(name)))
-		}
-		return nil
-	}
-	for i, a := range args {
-		if a == nil && !(name == "tuple" && i == 1 && len(args) == 2) {
-			p.fail(ErrSyntax, "\"...\" only as tuple[T, ...]")
-			return nil
+	j := &patterns{broken: p.broken || q.broken}
+	for _, l := range [][]pattern{p.list, q.list} {
+		for _, e := range l {
+			j.add(e.expr, e.t)
 		}
 	}
-	if want > 0 && len(args) != want {
-		p.fail(ErrSyntax, name+" takes "+[]string{"", "one type argument", "two type arguments"}[want])
-		return nil
-	}
-	if base, ok := genericBase[name]; ok {
-		simple = base
-	}
-	switch simple {
-	case arrayType:
-		if name == "tuple" {
-			if len(args) == 2 && args[1] == nil {
-				return newList(args[0])
-			}
-			return newTuple(args, nil)
-		}
-		return newList(args[0])
-	case objectType:
-		if args[0].kind != typeString {
-			p.fail(ErrUnknownType, "object keys must be strings, not "+args[0].name)
-			return nil
-		}
-		return newDict(args[1])
-	}
-	if name == "optional" {
-		return newUnion([]*Type{args[0], nullType})
-	}
-	return newUnion(args) // union
+	return j
 }
 
-// genericBase gives the kind of the generic names that are not type names
-// on their own: the collection types of Python's typing module.
-var genericBase = map[string]*Type{
-	"frozenset": arrayType, "sequence": arrayType, "iterable": arrayType, "collection": arrayType,
-	"mutablesequence": arrayType, "abstractset": arrayType, "mutableset": arrayType,
-	"mutablemapping": objectType,
+// field is Type.field for a type with patterns.
+func (p *patterns) field(t *Type, key string) *Type {
+	if pt, ok := t.prop(key); ok {
+		return pt // its patterns merged in when compiled
+	}
+	return p.other(t, p.matchString(key))
 }
 
-// genericArity: the names that take type arguments, and how many (0: any
-// number, at least one).
-var genericArity = map[string]int{
-	"list": 1, "set": 1, "array": 1, "frozenset": 1, "sequence": 1, "tuple": 0,
-	"iterable": 1, "collection": 1, "mutablesequence": 1, "abstractset": 1, "mutableset": 1,
-	"dict": 2, "mapping": 2, "map": 2, "object": 2, "mutablemapping": 2,
-	"optional": 1, "union": 0,
+// fieldBytes is field for a key in JSON text, without escapes.
+func (p *patterns) fieldBytes(t *Type, key []byte) *Type {
+	if pt, ok := t.propBytes(key); ok {
+		return pt
+	}
+	return p.other(t, p.match(key))
 }
 
-// goMapAhead tells map[K]V (Go) from map[K, V] (Python-like): a Go map's
-// key is followed by ']' and then a value type.
-func (p *typeParser) goMapAhead() bool {
-	depth := 0
-	for i := p.pos; i < len(p.src); i++ {
-		switch p.src[i] {
-		case '[':
-			depth++
-		case ']':
-			if depth == 0 {
-				rest := strings.TrimSpace(p.src[i+1:])
-				return rest != "" && rest[0] != '|' && rest[0] != ',' && rest[0] != ']'
-			}
-			depth--
-		case ',':
-			if depth == 0 {
-				return false
-			}
-		}
+// other is the type of a key that is no property of t and matches the
+// patterns m.
+func (p *patterns) other(t *Type, m uint64) *Type {
+	switch {
+	case m == 0 && p.broken:
+		return anyType // the broken pattern may claim it
+	case m == 0:
+		return t.rest
+	case m&(m-1) == 0:
+		return p.list[bits.TrailingZeros64(m)].t
 	}
-	return false
-}
-
-// The cache of declared types for ToDeclared. Declarations come from code
-// and configuration, so a program has few of them; but they may also come
-// from input, so the cache is bounded by what it keeps alive: at most
-// maxCachedTypes declarations of at most maxCachedTypeBytes bytes in all.
-// A parsed Type is about as large as its declaration, so bounding the text
-// bounds the memory. Beyond the bounds, declarations are parsed on every
-// call. It only grows, which is what sync.Map is for.
-const (
-	maxCachedTypes     = 4096
-	maxCachedTypeBytes = 1 << 20
-)
-
-var typeCache struct {
-	m            sync.Map // string → *Type
-	count, bytes atomic.Int64
-}
-
-func cachedType(expr string) (*Type, error) {
-	if t, ok := typeCache.m.Load(expr); ok {
-		return t.(*Type), nil
+	if f, ok := p.combos[m]; ok {
+		return f
 	}
-	t, err := ParseType(expr)
-	if err != nil {
-		return nil, err
-	}
-	// Reserve room first, so that concurrent misses cannot overshoot.
-	n, size := typeCache.count.Add(1), typeCache.bytes.Add(int64(len(expr)))
-	if n > maxCachedTypes || size > maxCachedTypeBytes {
-		typeCache.count.Add(-1)
-		typeCache.bytes.Add(-int64(len(expr)))
-		return t, nil
-	}
-	if _, loaded := typeCache.m.LoadOrStore(strings.Clone(expr), t); loaded {
-		typeCache.count.Add(-1)
-		typeCache.bytes.Add(-int64(len(expr)))
-	}
-	return t, nil
+	return anyType
 }

@@ -1,0 +1,805 @@
+package coerce
+
+// The fit checks of JSON text, beside those of values (fit.go): CoerceJSON
+// runs them as its one validating pass over the arguments, Unmarshal over
+// the text it is given, and fitRawMessage over a json.RawMessage.
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"math/bits"
+	"slices"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
+)
+
+// fitRawMessage fits a json.RawMessage as the JSON value it holds, on
+// every path: its text is read as CoerceJSON reads text, so that a
+// RawMessage holding a value that conforms is returned as it is.
+func (f *fitter) fitRawMessage(raw json.RawMessage, t *Type, depth int) bool {
+	i := jsonwire.Space(raw, 0)
+	if i == len(raw) {
+		return false
+	}
+	end, ok, err := f.fitRaw(raw, i, t, depth)
+	return ok && err == nil && jsonwire.End(raw, end) == nil
+}
+
+// fitArgs validates the argument object that starts at data[i] and fits
+// each parameter to its type; once one does not fit, the rest is only
+// validated.
+func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, err *jsonwire.Error) {
+	fits = true
+	i, more, err := jsonwire.Open(data, i, 0, f.maxDepth)
+	indexed := params != nil && params.index != nil && params.patterns == nil
+	for more && err == nil {
+		if fits && indexed {
+			var stop shortStop
+			switch i, stop = f.fitShort(data, i, params); stop {
+			case closed:
+				more = false
+				continue
+			case afterValue:
+				i, more, err = jsonwire.Next(data, i, true)
+				continue
+			}
+		}
+		var keyStart, keyEnd int
+		var escaped bool
+		w, n, next, short := jsonwire.ShortKey(data, i)
+		if short {
+			keyStart, keyEnd, i = i+1, i+1+n, next
+		} else if keyStart, keyEnd, escaped, i, err = jsonwire.Key(data, i); err != nil {
+			break
+		}
+		var ft *Type
+		if (fits || f.keyRules != nil && !f.keyEdits) && params != nil {
+			if ix := params.index; short && ix != nil && params.patterns == nil {
+				var found bool // shortField, without its call
+				if ft, found = ix.shortProp(w); !found {
+					ft = params.rest
+				}
+			} else if short {
+				ft = shortField(params, w, data[keyStart:keyEnd])
+			} else {
+				ft = rawField(params, data[keyStart:keyEnd], escaped)
+			}
+			if f.keyRules != nil && !f.keyEdits {
+				// Only a key no property claims, or a null, can need an edit.
+				if j := jsonwire.Space(data, i); j < len(data) && (ft == params.rest || data[j] == 'n') &&
+					f.keyRules.editsTextKey(params, ft, data[keyStart:keyEnd], escaped, data[j] == 'n') {
+					fits = false // a parameter to rename, or a null to remove
+					f.keyEdits = true
+				}
+			}
+		}
+		if !fits {
+			ft = nil // the rest is only validated: the walker fits it again
+		}
+		if end, ok := f.fitLeaf(data, i, ft); ok {
+			i = end
+		} else {
+			if i, ok, err = f.fitRaw(data, i, ft, 1); err != nil {
+				break
+			}
+			fits = fits && ok
+		}
+		if i < len(data) && data[i] == ',' { // the usual comma, without a call
+			i = jsonwire.Space(data, i+1)
+		} else {
+			i, more, err = jsonwire.Next(data, i, true)
+		}
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	return i, fits, nil
+}
+
+// Where fitShort stopped.
+type shortStop uint8
+
+const (
+	atKey      shortStop = iota // at a member it did not read: the caller reads it
+	afterValue                  // just past a value not followed at once by a comma: Next reads on
+	closed                      // just past the object's closing brace
+)
+
+// fitShort fits the members of the object of type t (indexed, without
+// patterns) from the key at data[i], for as long as each is the usual one:
+// a key of at most sixteen plain bytes that t declares (see ShortKey), a
+// colon, at most one space, and a value that fitLeaf takes at once; then a
+// comma or the closing brace. Every member it reads fits, and it reads
+// them as fitArgs and fitRawContainer would, with no call per member but
+// for strings longer than seven bytes (one call, SkipStringRest) and numbers
+// (one call, PlainInt, for an integer). It returns where it stopped and why.
+func (f *fitter) fitShort(data []byte, i int, t *Type) (int, shortStop) {
+	ix := t.index
+	// The short table and the work count in registers: the loop stores
+	// nothing but f.work, on the way out.
+	short, mul, shift := ix.short, ix.shortMul, ix.shortShift&63
+	work, budget := f.work, f.budget
+members:
+	for work < budget && i >= 0 && i+9 <= len(data) && data[i] == '"' {
+		// The key: ShortKey's, or a medium one of up to sixteen bytes,
+		// then a colon and at most one space.
+		x := binary.LittleEndian.Uint64(data[i+1:])
+		var x2 uint64 // a medium key's second word
+		m := jsonwire.Specials(x)
+		n := 0 // the key's length
+		if m != 0 {
+			n = bits.TrailingZeros64(m) >> 3
+			x &= (m&-m)>>7 - 1 // the bytes below the first special
+		} else if i+9 < len(data) && data[i+9] == '"' {
+			n = 8
+		} else {
+			if ix.medium == nil || i+17 > len(data) {
+				break
+			}
+			x2 = binary.LittleEndian.Uint64(data[i+9:])
+			m2 := jsonwire.Specials(x2)
+			if m2 == 0 {
+				break
+			}
+			n2 := bits.TrailingZeros64(m2) >> 3
+			x2 &= 1<<(8*n2) - 1
+			n = 8 + n2
+		}
+		q := i + 1 + n // the closing quote, if it is one
+		if q+2 >= len(data) || data[q] != '"' || data[q+1] != ':' {
+			break
+		}
+		v := q + 2
+		if data[v] == ' ' {
+			if v++; v >= len(data) {
+				break
+			}
+		}
+		var mt *Type
+		var found bool
+		if n <= 8 { // shortProp, on the table in registers
+			for h := (x * mul) >> shift; ; h = (h + 1) & uint64(len(short)-1) {
+				if s := &short[h]; s.t == nil || s.w == x {
+					mt, found = s.t, s.t != nil
+					break
+				}
+			}
+		} else {
+			mt, found = ix.mediumProp(x, x2)
+		}
+		if !found || mt == t.rest { // the rules of names and nulls may read it
+			break
+		}
+		// The value: fitLeaf's rules.
+		end := 0
+		switch c := data[v]; mt.kind {
+		case typeString:
+			if c != '"' || mt.enum != nil {
+				break members
+			}
+			var err *jsonwire.Error
+			if v+9 <= len(data) {
+				// Up to seven bytes at once; a longer string, or one with
+				// an escape, is read on from where this word stopped.
+				j := v + 9
+				if m := jsonwire.Specials(binary.LittleEndian.Uint64(data[v+1:])); m != 0 {
+					j = v + 1 + bits.TrailingZeros64(m)>>3
+				}
+				if j < len(data) && data[j] == '"' {
+					end = j + 1
+				} else {
+					end, err = jsonwire.SkipStringRest(data, j)
+				}
+			} else {
+				end, err = jsonwire.SkipString(data, v)
+			}
+			if err != nil {
+				break members
+			}
+		case typeInteger, typeNumber:
+			var ok bool
+			if end, ok = jsonwire.PlainInt(data, v); !ok {
+				if c != '-' && c-'0' > 9 {
+					break members
+				}
+				e, isInt, err := jsonwire.SkipNumber(data, v)
+				if err != nil || !isInt && !numberTextFits(data[v:e], mt) {
+					break members
+				}
+				end = e
+			}
+		case typeBoolean:
+			switch {
+			case c == 't' && len(data)-v >= 4 && string(data[v:v+4]) == "true":
+				end = v + 4
+			case c == 'f' && len(data)-v >= 5 && string(data[v:v+5]) == "false":
+				end = v + 5
+			default:
+				break members
+			}
+		default:
+			break members
+		}
+		work++ // as fitLeaf counts it
+		if end < len(data) && data[end] == ',' {
+			i = jsonwire.Space(data, end+1)
+			continue
+		}
+		f.work = work
+		if end < len(data) && data[end] == '}' {
+			return end + 1, closed
+		}
+		return end, afterValue
+	}
+	f.work = work
+	return i, atKey
+}
+
+// rawField is Type.field for a key as it stands in JSON text, between its
+// quotes: decoded only if it has escapes.
+func rawField(t *Type, key []byte, escaped bool) *Type {
+	if escaped {
+		return t.field(jsonwire.Unescape(key))
+	}
+	if t.patterns != nil {
+		return t.patterns.fieldBytes(t, key)
+	}
+	if f, ok := t.propBytes(key); ok {
+		return f
+	}
+	return t.rest
+}
+
+// shortField is rawField for a short plain key, as jsonwire.ShortKey
+// reads it: w is the word it reads, key the key's bytes.
+func shortField(t *Type, w uint64, key []byte) *Type {
+	if ix := t.index; ix != nil && t.patterns == nil {
+		if f, ok := ix.shortProp(w); ok {
+			return f
+		}
+		return t.rest
+	}
+	return rawField(t, key, false)
+}
+
+// A rawChild names a member of a container in JSON text: the bytes of an
+// object's key (between the quotes), or an array's index (index >= 0).
+// The key is decoded into a string only where a path needs it.
+type rawChild struct {
+	key     []byte
+	escaped bool
+	index   int
+}
+
+// of is the type that container type t declares for the member.
+func (c rawChild) of(t *Type) *Type {
+	if c.index >= 0 {
+		return t.item(c.index)
+	}
+	return rawField(t, c.key, c.escaped)
+}
+
+// child is the member's name in a path.
+func (c rawChild) child() child {
+	if c.index >= 0 {
+		return child{index: c.index}
+	}
+	return child{key: jsonwire.Unescape(c.key), index: -1}
+}
+
+// known is Type.known for a key in JSON text.
+func (c rawChild) known(t *Type) bool {
+	if c.escaped {
+		return t.known(jsonwire.Unescape(c.key))
+	}
+	if _, ok := t.propBytes(c.key); ok {
+		return true
+	}
+	return t.patterns != nil && t.patterns.match(c.key) != 0
+}
+
+// is reports whether the member's key is k.
+// same reports whether two keys of one object are the same key.
+func (c rawChild) same(d rawChild) bool {
+	if !c.escaped && !d.escaped {
+		return string(c.key) == string(d.key)
+	}
+	return jsonwire.Unescape(c.key) == jsonwire.Unescape(d.key)
+}
+
+// prop is the type of the property the key names, escapes decoded, or
+// nil if t declares none by that name (the key is decoded once, the same
+// way for every rule that reads it).
+func (c rawChild) prop(t *Type) *Type {
+	var pt *Type
+	if c.escaped {
+		pt, _ = t.prop(jsonwire.Unescape(c.key))
+	} else {
+		pt, _ = t.propBytes(c.key)
+	}
+	return pt
+}
+
+func (c rawChild) is(k string) bool {
+	if c.escaped {
+		return jsonwire.Unescape(c.key) == k
+	}
+	return string(c.key) == k
+}
+
+// fitLeaf is fitRaw for the usual member, at data[i] (no whitespace
+// before it): a string where a string is declared, a number where a
+// number or an integer is (a small integer at once), true or false where a
+// boolean is. ok says that it was one,
+// valid, and that it fits; otherwise fitRaw reads the member again, and
+// reports its error if it has one.
+func (f *fitter) fitLeaf(data []byte, i int, t *Type) (end int, ok bool) {
+	if t == nil || f.work >= f.budget || i >= len(data) {
+		return 0, false
+	}
+	switch c := data[i]; t.kind {
+	case typeString:
+		if c == '"' && t.enum == nil {
+			if end, ok = jsonwire.ShortString(data, i); !ok {
+				var err *jsonwire.Error
+				end, err = jsonwire.SkipString(data, i)
+				ok = err == nil // an error is fitRaw's to report
+			}
+		}
+	case typeInteger, typeNumber:
+		if end, ok = jsonwire.ShortInt(data, i); !ok && (c == '-' || c-'0' <= 9) {
+			var isInt bool
+			var err *jsonwire.Error
+			end, isInt, err = jsonwire.SkipNumber(data, i)
+			ok = err == nil && (isInt || numberTextFits(data[i:end], t))
+		}
+	case typeBoolean:
+		if c == 't' && len(data)-i >= 4 && string(data[i:i+4]) == "true" {
+			end, ok = i+4, true
+		} else if c == 'f' && len(data)-i >= 5 && string(data[i:i+5]) == "false" {
+			end, ok = i+5, true
+		}
+	}
+	if ok {
+		f.work++ // as fitRaw counts it
+	}
+	return end, ok
+}
+
+// fitRaw validates the JSON value that starts at data[i] (after optional
+// whitespace), nested in depth containers, and reports where it ends and
+// whether it fits t as it is. It allocates nothing (keys with escapes
+// aside), and reads each byte once.
+func (f *fitter) fitRaw(data []byte, i int, t *Type, depth int) (end int, ok bool, err *jsonwire.Error) {
+	i = jsonwire.Space(data, i)
+	if i >= len(data) || t.isAny() {
+		end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
+		return end, err == nil, err
+	}
+	if f.work++; f.work > f.budget {
+		end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
+		return end, false, err
+	}
+	// The usual parameter first: a string or a number where one is
+	// declared, read and fitted at once (fitRawScalar's rules).
+	c := data[i]
+	switch t.kind {
+	case typeString:
+		if c == '"' {
+			if end, err = jsonwire.SkipString(data, i); err != nil {
+				return 0, false, err
+			}
+			return end, t.enum == nil || enumRespellingRaw(t, data[i:end]) == "", nil
+		}
+	case typeInteger, typeNumber:
+		if c == '-' || c-'0' <= 9 {
+			end, isInt, err := jsonwire.SkipNumber(data, i)
+			if err != nil {
+				return 0, false, err
+			}
+			return end, isInt || numberTextFits(data[i:end], t), nil
+		}
+	}
+	k := tokenKind(c)
+	switch t.kind {
+	case typeUnion:
+		return f.fitRawUnion(data, i, t, k, depth)
+	case typeObject, typeArray:
+		if k == kindNull {
+			end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
+			return end, err == nil, err
+		}
+		if t.kind.valueKind() != k || !t.constrains() {
+			end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
+			return end, t.kind.valueKind() == k, err
+		}
+		return f.fitRawContainer(data, i, t, k, depth)
+	}
+	end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
+	if err != nil {
+		return 0, false, err
+	}
+	return end, fitRawScalar(data[i:end], k, t), nil
+}
+
+// fitRawContainer fits the object or array (k) at data[i] to t, the one
+// type it meets: each member against the type t gives it, directly (the
+// set machinery of fitRawMany is for unions); once a member does not fit,
+// the rest is only validated.
+func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int) (int, bool, *jsonwire.Error) {
+	i, more, err := jsonwire.Open(data, i, depth, f.maxDepth)
+	if err != nil {
+		return 0, false, err
+	}
+	fits := true
+	indexed := k == kindObject && t.index != nil && t.patterns == nil
+	for n := 0; more; n++ {
+		if fits && indexed {
+			var stop shortStop
+			switch i, stop = f.fitShort(data, i, t); stop {
+			case closed:
+				return i, true, nil
+			case afterValue:
+				if i, more, err = jsonwire.Next(data, i, true); err != nil {
+					return 0, false, err
+				}
+				continue
+			}
+		}
+		var mt *Type // nil: only validate
+		if k == kindObject {
+			if w, n, next, ok := jsonwire.ShortKey(data, i); ok {
+				if ix := t.index; fits && ix != nil && t.patterns == nil {
+					var found bool // shortField, without its call
+					if mt, found = ix.shortProp(w); !found {
+						mt = t.rest
+					}
+				} else if fits {
+					mt = shortField(t, w, data[i+1:i+1+n])
+				}
+				i = next
+			} else {
+				keyStart, keyEnd, escaped, next, err := jsonwire.Key(data, i)
+				if err != nil {
+					return 0, false, err
+				}
+				if fits {
+					mt = rawField(t, data[keyStart:keyEnd], escaped)
+				}
+				i = next
+			}
+		} else if fits {
+			mt = t.item(n)
+		}
+		if k == kindArray && mt != nil && mt.kind == typeObject && i < len(data) && data[i] == '{' &&
+			mt.constrains() && f.work < f.budget {
+			// An array of objects: fitRaw's path to the element, without
+			// its calls (fitLeaf, fitRaw).
+			f.work++
+			var ok bool
+			if i, ok, err = f.fitRawContainer(data, i, mt, kindObject, depth+1); err != nil {
+				return 0, false, err
+			}
+			fits = fits && ok
+		} else if end, ok := f.fitLeaf(data, i, mt); ok {
+			i = end
+		} else {
+			if i, ok, err = f.fitRaw(data, i, mt, depth+1); err != nil {
+				return 0, false, err
+			}
+			fits = fits && ok
+		}
+		if i < len(data) && data[i] == ',' { // the usual comma, without a call
+			i = jsonwire.Space(data, i+1)
+		} else if i, more, err = jsonwire.Next(data, i, k == kindObject); err != nil {
+			return 0, false, err
+		}
+	}
+	return i, fits, nil
+}
+
+// fitRawUnion is fitUnion on JSON text.
+func (f *fitter) fitRawUnion(data []byte, i int, u *Type, k kind, depth int) (int, bool, *jsonwire.Error) {
+	if k != kindNull { // the usual union, a type or null: its one member of kind k, without the set below
+		var one *Type
+		n := 0
+		for _, m := range u.members {
+			if matchesKind(m.kind, k) || k == kindNumber && m.kind == typeInteger {
+				one = m
+				n++
+			}
+		}
+		switch {
+		case n == 0:
+			end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
+			return end, false, err
+		case n == 1 && !one.keyed:
+			return f.fitRaw(data, i, one, depth)
+		}
+	}
+	var ms typeSet
+	keyed := false
+	for _, m := range u.members {
+		if matchesKind(m.kind, k) || k == kindNumber && m.kind == typeInteger {
+			if ms.add(m) < 0 {
+				end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
+				return end, false, err
+			}
+			keyed = keyed || m.keyed
+		}
+	}
+	switch {
+	case k == kindNull:
+		end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
+		return end, err == nil, err
+	case ms.n == 0:
+		end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
+		return end, false, err
+	case ms.n == 1 && !keyed:
+		return f.fitRaw(data, i, ms.list[0], depth)
+	}
+	var ks [maxSet]keys
+	end, mask, err := f.fitRawMany(data, i, ms.slice(), depth, &ks)
+	if err != nil {
+		return 0, false, err
+	}
+	return end, unionFitsKeys(&ms, mask, &ks), nil
+}
+
+// fitRawSet is fitSet on JSON text.
+func (f *fitter) fitRawSet(data []byte, i int, ts []*Type, depth int) (int, uint64, *jsonwire.Error) {
+	var es typeSet
+	if !flattenSet(ts, &es) {
+		return f.fitRawMany(data, i, ts, depth, nil)
+	}
+	if es.n < 0 {
+		end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
+		return end, 0, err
+	}
+	var ks [maxSet]keys
+	ets := es.slice()
+	end, got, err := f.fitRawMany(data, i, ets, depth, &ks)
+	if err != nil {
+		return end, 0, err
+	}
+	return end, unionsFit(ts, &es, got, tokenKind(data[i]), func(m *Type) keys { return ks[slices.Index(ets, m)] }), nil
+}
+
+// fitRawMany is fitMany on JSON text: it validates the value at data[i]
+// and returns the set of types of ts it fits; with ks, it also tells how
+// an object meets the keywords of each object type.
+func (f *fitter) fitRawMany(data []byte, i int, ts []*Type, depth int, ks *[maxSet]keys) (int, uint64, *jsonwire.Error) {
+	if i >= len(data) { // the text ends where a value should start
+		_, err := jsonwire.Skip(data, i, depth, f.maxDepth)
+		return 0, 0, err
+	}
+	if f.work += len(ts); f.work > f.budget {
+		end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
+		return end, 0, err
+	}
+	k := tokenKind(data[i])
+	if k != kindObject && k != kindArray {
+		end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
+		if err != nil {
+			return 0, 0, err
+		}
+		var mask uint64
+		for j, t := range ts {
+			if t.isAny() || fitRawScalar(data[i:end], k, t) {
+				mask |= 1 << j
+			}
+		}
+		return end, mask, nil
+	}
+	i, more, err := jsonwire.Open(data, i, depth, f.maxDepth)
+	if err != nil {
+		return 0, 0, err
+	}
+	tk := typeArray
+	if k == kindObject {
+		tk = typeObject
+	}
+	mask := f.kindMask(ts, tk, depth)
+	var kt rawKeys
+	if ks != nil && k == kindObject {
+		kt.start(ts, mask)
+	}
+	var cs typeSet
+	for n := 0; more; n++ {
+		at := rawChild{index: n}
+		if k == kindObject {
+			keyStart, keyEnd, escaped, next, err := jsonwire.Key(data, i)
+			if err != nil {
+				return 0, 0, err
+			}
+			at = rawChild{key: data[keyStart:keyEnd], escaped: escaped, index: -1}
+			i = next
+			kt.key(ts, at)
+		}
+		valStart := i
+		if mask == 0 {
+			i, err = jsonwire.Skip(data, i, depth+1, f.maxDepth)
+		} else {
+			i, mask, err = f.fitRawChild(data, i, ts, mask, &cs, at, depth)
+		}
+		if err != nil {
+			return 0, 0, err
+		}
+		if k == kindObject && kt.on {
+			kt.value(ts, at, data[valStart:i])
+		}
+		if i, more, err = jsonwire.Next(data, i, k == kindObject); err != nil {
+			return 0, 0, err
+		}
+	}
+	kt.finish(ts, ks)
+	return i, mask, nil
+}
+
+// fitRawChild is fitChild on JSON text.
+func (f *fitter) fitRawChild(data []byte, i int, ts []*Type, mask uint64, cs *typeSet, at rawChild, depth int) (int, uint64, *jsonwire.Error) {
+	cs.reset()
+	var idx [maxSet]int8
+	for j, t := range ts {
+		idx[j] = -1
+		if mask&(1<<j) == 0 || t.isAny() || !t.constrains() {
+			continue
+		}
+		ct := at.of(t)
+		if ct.isAny() {
+			continue
+		}
+		if idx[j] = int8(cs.add(ct)); idx[j] < 0 {
+			end, err := jsonwire.Skip(data, i, depth+1, f.maxDepth)
+			return end, 0, err
+		}
+	}
+	var end int
+	var got uint64
+	var err *jsonwire.Error
+	switch cs.n {
+	case 0:
+		end, err = jsonwire.Skip(data, i, depth+1, f.maxDepth)
+		return end, mask, err
+	case 1:
+		var ok bool
+		end, ok, err = f.fitRaw(data, i, cs.list[0], depth+1)
+		if ok {
+			got = 1
+		}
+	default:
+		end, got, err = f.fitRawSet(data, i, cs.slice(), depth+1)
+	}
+	for j := range ts {
+		if idx[j] >= 0 && got&(1<<idx[j]) == 0 {
+			mask &^= 1 << j
+		}
+	}
+	return end, mask, err
+}
+
+// rawKeys tracks, while an object's members go by, how the object meets
+// the discriminating keywords of the keyed object types of a set.
+type rawKeys struct {
+	on bool
+	// enumKeys are the keys seen whose property has a const or enum: a
+	// second occurrence makes every keyed type unsure, so that the walker,
+	// which lets the last occurrence decide as a decoder does, chooses.
+	enumKeys [4]rawChild // the first ones: no allocation for the usual one or two
+	nEnum    int
+	more     []rawChild // the others
+	dup      bool
+	seen     [maxSet]uint64 // per type: which of its required keys were seen (the first 64)
+	lost     uint64         // types whose keywords the object cannot satisfy
+	unsure   uint64         // types whose keywords it may satisfy after coercion
+}
+
+func (kt *rawKeys) start(ts []*Type, mask uint64) {
+	for _, t := range ts {
+		kt.on = kt.on || t.keyed
+	}
+}
+
+func (kt *rawKeys) key(ts []*Type, key rawChild) {
+	if !kt.on {
+		return
+	}
+	for j, t := range ts {
+		if !t.keyed {
+			continue
+		}
+		if t.closed && !key.known(t) {
+			kt.lost |= 1 << j
+		}
+		for r, req := range t.required[:min(len(t.required), 64)] {
+			if key.is(req) {
+				kt.seen[j] |= 1 << r
+			}
+		}
+	}
+}
+
+// value compares the value of key with the const or enum of its property.
+func (kt *rawKeys) value(ts []*Type, key rawChild, tok []byte) {
+	noted := false
+	for j, t := range ts {
+		pt := key.prop(t)
+		if !t.keyed || pt == nil || pt.enum == nil {
+			continue
+		}
+		if !noted {
+			if noted = true; !kt.noteEnumKey(key) {
+				return
+			}
+		}
+		v, ok := rawScalar(tok)
+		switch {
+		case !ok || !fitScalarOrNull(v, pt) || respellable(v, pt):
+			kt.unsure |= 1 << j
+		case !enumHas(pt.enum, v):
+			kt.lost |= 1 << j
+		}
+	}
+}
+
+// noteEnumKey records key, whose property has a const or enum in some
+// type, once per object; it reports false if it was seen before.
+func (kt *rawKeys) noteEnumKey(key rawChild) bool {
+	for _, k := range kt.enumKeys[:kt.nEnum] {
+		if k.same(key) {
+			kt.dup = true
+			return false
+		}
+	}
+	for _, k := range kt.more {
+		if k.same(key) {
+			kt.dup = true
+			return false
+		}
+	}
+	if kt.nEnum < len(kt.enumKeys) {
+		kt.enumKeys[kt.nEnum] = key
+		kt.nEnum++
+	} else {
+		kt.more = append(kt.more, key)
+	}
+	return true
+}
+
+func (kt *rawKeys) finish(ts []*Type, ks *[maxSet]keys) {
+	if ks == nil {
+		return
+	}
+	for j, t := range ts {
+		switch {
+		case t.kind != typeObject:
+			ks[j] = 0
+		case !t.keyed:
+			ks[j] = keysSat | keysAsIs
+		case kt.dup:
+			ks[j] = keysUnsure
+		case kt.lost&(1<<j) != 0 || len(t.required) > 64 || kt.seen[j] != 1<<len(t.required)-1:
+			ks[j] = 0
+		case kt.unsure&(1<<j) != 0:
+			ks[j] = keysUnsure
+		default:
+			ks[j] = keysSat | keysAsIs
+		}
+	}
+}
+
+// rawScalar decodes a scalar JSON value for comparison with an enum;
+// ok is false for objects and arrays.
+func rawScalar(tok []byte) (any, bool) {
+	switch tokenKind(tok[0]) {
+	case kindObject, kindArray:
+		return nil, false
+	case kindNull:
+		return nil, true
+	case kindBool:
+		return tok[0] == 't', true
+	case kindNumber:
+		return json.Number(tok), true
+	}
+	return jsonwire.DecodeScalar(tok, false), true
+}

@@ -1,0 +1,116 @@
+package coerce
+
+import (
+	"slices"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
+)
+
+// Options configures coercion. The zero value gives the defaults described
+// in the package documentation; its methods mirror the package functions.
+type Options struct {
+	// UseNumber makes every number that coercion produces a json.Number
+	// holding its decimal text, as json.Decoder.UseNumber does. By default
+	// numbers are float64, except integers that float64 cannot hold exactly,
+	// which are json.Number either way.
+	UseNumber bool
+
+	// StructuredOnly limits coercion to the two structured directions:
+	// JSON text (near-JSON text included) to object or array, and object or
+	// array to JSON text for a string. Scalars ("5" for an integer, 5 for a
+	// string, "true" for a boolean), names, nulls and enum spelling are then
+	// left for the validator to reject.
+	StructuredOnly bool
+
+	// StrictJSON turns off the repair of near-JSON text: Python literals,
+	// single quotes, trailing commas, unquoted keys, comments, invalid
+	// escapes and chat-template tokens around the text, where an object or
+	// array is declared (see the README's rules). Text that is JSON is
+	// never repaired, and truncated text is never completed, either way.
+	StrictJSON bool
+
+	// ExactNames turns off the renaming of a parameter whose name differs
+	// from a declared one only by case and word separators (maxResults,
+	// max-results or MaxResults for max_results).
+	ExactNames bool
+
+	// KeepNulls turns off the removal of a null given for a parameter that
+	// is neither required nor nullable, which models send for "not given"
+	// (OpenAI's strict mode makes every optional parameter nullable).
+	KeepNulls bool
+
+	// ExactEnums turns off the respelling of a string that equals exactly
+	// one allowed value of an enum or const but for case ("ASC" for "asc").
+	ExactEnums bool
+
+	// WrapScalars turns a single value declared array into a one-element
+	// array ("a" declared list[string] becomes ["a"]), as AJV's
+	// coerceTypes: "array" does.
+	WrapScalars bool
+
+	// MaxDepth bounds the nesting of values and of JSON text; deeper input is
+	// an error wrapping ErrLimit. Zero means 10000, as in encoding/json.
+	MaxDepth int
+
+	// MaxSize bounds the length in bytes of JSON text that coercion parses
+	// or produces; longer text is an error wrapping ErrLimit. Zero means no
+	// limit.
+	MaxSize int
+
+	// MaxWork bounds the work of one call, counted in values visited
+	// times the types each is measured against; beyond it the call fails
+	// with ErrLimit. The work of a call is linear in the size of its input
+	// times the size of the schema, whatever the input, so this only stops
+	// what no JSON text can ask for: Go values that share their maps and
+	// slices many times over. Zero means 1<<23 (a few hundred
+	// milliseconds at worst), plus 32 for every byte of JSON text the call
+	// parses. Values that fail count as the work of visiting them; only
+	// the first 100 failures (in path order) are reported.
+	MaxWork int
+
+	// OnChange, if set, is called once for each conversion in the result,
+	// in the order of their paths, after the call has done its work and
+	// before it returns: a server can count and log how its clients break
+	// arguments (see LogChanges), or tell the model what was repaired.
+	// Conversions of values that failed, and attempts a union discarded,
+	// are not reported. Nil costs nothing.
+	OnChange func(Change)
+}
+
+const (
+	defaultMaxDepth = jsonwire.DefaultMaxDepth
+	defaultMaxWork  = 1 << 23
+	workPerByte     = 32
+)
+
+func (o Options) maxDepth() int {
+	if o.MaxDepth <= 0 {
+		return defaultMaxDepth
+	}
+	return o.MaxDepth
+}
+
+func (o Options) maxWork() int {
+	if o.MaxWork <= 0 {
+		return defaultMaxWork
+	}
+	return o.MaxWork
+}
+
+// dropsNull reports whether null for the parameter key, of type pt in
+// params, is removed (Options.KeepNulls).
+func (o *Options) dropsNull(params *Type, key string, pt *Type) bool {
+	return !o.KeepNulls && !o.StructuredOnly && !params.goStruct && pt != nil && !pt.takesNull() && !slices.Contains(params.required, key)
+}
+
+// renames reports whether names are matched (Options.ExactNames).
+func (o *Options) renames(params *Type) bool {
+	return !o.ExactNames && !o.StructuredOnly && params != nil && params.names != nil
+}
+
+// editsKeys reports whether the rules of names and nulls may act on the
+// parameters of params.
+func (o *Options) editsKeys(params *Type) bool {
+	return params != nil && params.kind == typeObject && len(params.props) > 0 &&
+		!o.StructuredOnly && (!o.ExactNames || !o.KeepNulls)
+}
