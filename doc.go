@@ -65,14 +65,60 @@
 // additionalProperties: false, const and enum on a property, and OpenAPI's
 // discriminator (see the README for the rules).
 //
+// # Near-JSON, names, nulls and enums
+//
+// Four repairs of what models almost get right. Each acts only where the
+// value could not conform otherwise, is reported as a Change with a rule of
+// its own, and has a switch in [Options]:
+//
+//   - Near-JSON ([Options.StrictJSON] turns it off): where an object or array
+//     is declared, and as the whole argument text of [Schema.CoerceJSON] and
+//     [Unmarshal], Python literals, single quotes, trailing commas, unquoted
+//     keys, comments, invalid escapes and chat-template tokens around the text
+//     are repaired where the text has one reading; where it has two, or is
+//     truncated, it is refused. A call that fails returns the text as sent.
+//   - Names ([Options.ExactNames]): a parameter spelled as a declared one but
+//     for case and word separators, or named in the property's x-aliases,
+//     becomes it, when exactly one property matches. A key a property or a
+//     pattern claims is never renamed; an alias two properties declare, or
+//     that is another property's spelling, renames nothing.
+//   - Nulls ([Options.KeepNulls]): null for a parameter that is neither
+//     required nor nullable is removed ("not given"). A Go struct takes null
+//     for every field, as encoding/json does, and keeps it.
+//   - Enums ([Options.ExactEnums]): a string equal to exactly one allowed value
+//     but for ASCII case becomes that value. Membership is exact: numbers are
+//     compared by their decimals, never as float64.
+//
+// [Options.StructuredOnly] keeps near-JSON and turns the other three off.
+// Names and nulls apply to the parameters, the top-level keys of an
+// argument set.
+//
 // # Errors and reports
 //
-// Every error is an [*Error], or several joined with [errors.Join], each with
-// the JSON Pointer of the failing value, the declared type, the value found,
-// and one of the sentinels [ErrSyntax], [ErrKind], [ErrPrecision],
-// [ErrUnknownType] and [ErrLimit] for [errors.Is]. [Options.OnChange]
-// receives each conversion that made it into a result ([Change]), for
-// metrics and logs ([LogChanges]).
+// Every error is an [*Error], or several joined with [errors.Join] in the
+// order of their paths (the first 100), each with the JSON Pointer of the
+// failing value, the declared type, the value found, and one of eight
+// sentinels for [errors.Is]: [ErrSyntax] (text that does not parse),
+// [ErrKind] (a value of a kind that cannot become the type), [ErrPrecision]
+// (5.5 for an integer, 1e400 for a number), [ErrUnknownType] (a declaration
+// this package cannot read), [ErrLimit] (MaxDepth, MaxSize or MaxWork), and,
+// from [Schema.Check] only, [ErrUnknownName], [ErrMissing] and [ErrEnum].
+// [Options.OnChange] receives each conversion that made it into a result
+// ([Change]), in path order, for metrics and logs ([LogChanges]).
+//
+// # Check and Feedback
+//
+// Coercion converts; it does not validate. [Schema.Check] and
+// [Schema.CheckJSON] report what a validator would refuse and a model needs
+// to hear of: a required argument missing, a name a closed object does not
+// declare, a value outside its enum. They read values with coercion's rules,
+// within MaxDepth and MaxWork, and a call that passes costs one read and no
+// allocation. [Schema.Feedback] renders the errors of a call as text for the
+// model (MCP's SEP-1303 isError result): per failure its path, the declared
+// type in JSON Schema's words, a preview of what was found and a valid
+// example. It is bounded (recursive types are described once, examples are
+// built within a budget, previews are read from a value's beginning) and no
+// byte of the arguments can start a line of its own in it.
 //
 // # Options
 //

@@ -1,4 +1,4 @@
-// Command benchtable runs the benchmarks behind the README's performance
+// Command benchtable runs the benchmarks behind BENCHMARKS.md's performance
 // tables and prints those tables, as `make bench` does.
 //
 //	go run ./internal/benchtable [-rounds 8] [-benchtime 100ms] [-raw bench.txt]

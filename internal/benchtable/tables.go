@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// The README's tables, row by row.
+// The tables of BENCHMARKS.md, row by row.
 
 // The fast libraries each peer row sets beside coerce and encoding/json, by
 // impl name, as examples/compare names them. sonic is optional: where it

@@ -79,6 +79,30 @@ var (
 )
 `,
 	}, ""},
+	{"GUIDE.md", Env{
+		Imports: join(core, []string{
+			"errors",
+			"github.com/coerce-go/coerce/mcpgo",
+			"mcpserver=github.com/mark3labs/mcp-go/server",
+		}, gosdk, eino, otel),
+		Prelude: `
+type SendInput struct {
+	Channel string   ` + "`json:\"channel\"`" + `
+	IDs     []int64  ` + "`json:\"ids\"`" + `
+}
+var (
+	value any
+	args map[string]any
+	raw, data []byte
+	inputSchema, planInputSchema []byte
+	in struct{ Tasks []struct{ ID int ` + "`json:\"id\"`" + ` } ` + "`json:\"tasks\"`" + ` }
+	ctx context.Context
+	mcpServer *mcpserver.MCPServer
+	server *mcp.Server
+	toolsNodeConfig compose.ToolsNodeConfig
+)
+`,
+	}, ""},
 	{"mcpgo/README.md", Env{
 		Imports: join(core, mcpgo),
 		Prelude: `
