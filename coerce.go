@@ -77,7 +77,7 @@ func (o Options) direct(value any, t *Type) (out any, err error, ok bool) {
 			o.OnChange(newChange(value, t, c.rule))
 		}
 		return c.out, nil, true
-	case o.OnChange != nil || o.WrapScalars:
+	case o.WrapScalars:
 	case k == kindString && (t.kind == typeObject || t.kind == typeArray):
 		s, isString := value.(string)
 		if !isString {
@@ -102,6 +102,9 @@ func (o Options) direct(value any, t *Type) (out any, err error, ok bool) {
 				e.Declared, e.Value = t.String(), value
 				return value, &e, true
 			}
+			if o.OnChange != nil {
+				o.OnChange(newChange(value, t, ToJSONText))
+			}
 			return text, nil, true
 		}
 	}
@@ -113,7 +116,7 @@ func (o Options) direct(value any, t *Type) (out any, err error, ok bool) {
 // nothing more to convert inside it.
 func (o Options) plainText(s string, t *Type) (any, error) {
 	countWork(1 + len(s))
-	sh, text, _, _, why := jsonText(&o, s)
+	sh, text, rule, fixes, why := jsonText(&o, s)
 	if why.why == nil {
 		why = textKind(sh, t)
 	}
@@ -130,9 +133,9 @@ func (o Options) plainText(s string, t *Type) (any, error) {
 	val, err := decodeJSON(text, o.UseNumber, o.maxDepth())
 	if err != nil && !o.StrictJSON && errors.Is(err, ErrSyntax) {
 		// Near-JSON, as walker.parseText repairs it.
-		if rsh, repaired, _ := nearJSON(&o, text); rsh == sh {
+		if rsh, repaired, more := nearJSON(&o, text); rsh == sh {
 			if v, rerr := decodeJSON(repaired, o.UseNumber, o.maxDepth()); rerr == nil {
-				val, err = v, nil
+				val, err, fixes = v, nil, fixes|more
 			}
 		}
 	}
@@ -140,6 +143,11 @@ func (o Options) plainText(s string, t *Type) (any, error) {
 		e := *err.(*Error)
 		e.Declared, e.Value = t.String(), s
 		return s, &e
+	}
+	if o.OnChange != nil { // as the walker reports it (fromParsed)
+		for _, ch := range withFixes([]Change{newChange(s, t, rule)}, fixes) {
+			o.OnChange(ch)
+		}
 	}
 	return val, nil
 }

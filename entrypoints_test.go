@@ -69,8 +69,25 @@ func oneAnswer(s *Schema, args []byte) string {
 	}
 	var cchg []Change
 	got, cerr := s.WithOptions(withListener(s.opts, &cchg)).Coerce(m)
+	if plain, perr := s.Coerce(m); errText(perr) != errText(cerr) || valueMismatch(plain, got, byValue) != "" {
+		return fmt.Sprintf("%s: Coerce = %s, %v; with OnChange = %s, %v", name, asJSON(plain), perr, asJSON(got), cerr)
+	}
 	if d := changesMismatch(cchg, jchg); d != "" && cerr == nil && jerr == nil {
 		return fmt.Sprintf("%s: Coerce and CoerceJSON report other changes: %s", name, d)
+	}
+
+	// ToType of each parameter, with a listener and without: one answer.
+	for k, v := range m {
+		pt, ok := s.Lookup(k)
+		if !ok {
+			continue
+		}
+		var heard []Change
+		a, aerr := s.opts.ToType(v, pt)
+		b, berr := withListener(s.opts, &heard).ToType(v, pt)
+		if errText(aerr) != errText(berr) || valueMismatch(a, b, byValue) != "" {
+			return fmt.Sprintf("%s: ToType of %q = %s, %v; with OnChange = %s, %v", name, k, asJSON(a), aerr, asJSON(b), berr)
+		}
 	}
 
 	// Check of a result and CheckJSON of the text written find the same.

@@ -236,7 +236,10 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 			if !copied {
 				out, copied = maps.Clone(args), true // the caller's map stays as it was
 			}
-			out[k] = c
+			out[k] = c.out
+			if s.opts.OnChange != nil {
+				chg = chg.at(child{key: k, index: -1}, &changes{own: []Change{newChange(v, c.t, c.rule)}})
+			}
 			continue
 		}
 		if !walking {
@@ -269,7 +272,10 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 		}
 	}
 	if !walking {
-		return out, nil // nothing failed, and nothing listens for changes
+		if chg != nil { // quickScalar's, for a listener
+			(&walker{o: s.opts}).report(chg, "")
+		}
+		return out, nil // nothing failed
 	}
 	w.report(chg, "")
 	if fail != nil {
@@ -313,22 +319,30 @@ func (s *Schema) coerceEdited(args map[string]any) (map[string]any, error) {
 }
 
 // quickScalar is what the walker (single) makes of the scalar v declared
-// t, where that is a plain conversion to a scalar type with nothing to
-// report: the usual repair ("5" for an integer, "false" for a boolean), for
-// which Schema.Coerce then needs no walker. It reports false for anything
+// t, where that is a plain conversion to a scalar type: the usual repair
+// ("5" for an integer, "false" for a boolean), for which Schema.Coerce
+// then needs no walker, listener or not. It reports false for anything
 // else, which is the walker's.
-func quickScalar(o *Options, v any, t *Type) (any, bool) {
+func quickScalar(o *Options, v any, t *Type) (quick, bool) {
 	switch v.(type) {
 	case string, bool, float64, json.Number:
 	default:
-		return nil, false
+		return quick{}, false
 	}
 	if t.kind == typeUnion {
 		t = o.optionalMember(v, t)
 	}
-	if o.OnChange != nil || t == nil || !t.scalarType() {
-		return nil, false
+	if t == nil || !t.scalarType() {
+		return quick{}, false
 	}
 	c := convertScalar(o, v, kindOf(v), t)
-	return c.out, c.why == nil && c.rule != 0
+	return quick{c.out, t, c.rule}, c.why == nil && c.rule != 0
+}
+
+// quick is what quickScalar made: the value, the member of a union that
+// made it, and the rule, for the change a listener hears of.
+type quick struct {
+	out  any
+	t    *Type
+	rule Rule
 }

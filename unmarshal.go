@@ -85,14 +85,13 @@ func (o Options) Unmarshal(data []byte, v any) error {
 			return err
 		}
 	}
-	if o.OnChange == nil && (o.MaxSize <= 0 || len(data) <= o.MaxSize) && rv.Elem().IsZero() {
+	if (o.MaxSize <= 0 || len(data) <= o.MaxSize) && rv.Elem().IsZero() {
 		// Text encoding/json accepts as it is needs no conversion: the
 		// shape derived from v's type accepts what encoding/json
-		// accepts, except a key it would rename or a null it would
-		// drop, where the decoder stops. So it is decoded at once, in
-		// one pass, and the conversion runs only on text that needs it.
-		// (With OnChange set, the conversion's report is wanted: it runs
-		// first, and reports nothing on such text.)
+		// accepts, except a key it would rename, where the decoder
+		// stops. So it is decoded at once, in one pass, and the
+		// conversion runs only on text that needs it; what it decodes
+		// has nothing to report, listener or not.
 		stops := godecode.Options{MaxDepth: o.maxDepth()}
 		if t.kind == typeObject && !t.keyed {
 			// (No null stops it: a Go struct takes null for every field,
