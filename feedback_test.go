@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -214,14 +215,24 @@ func FuzzFeedback(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	s, err := ParseSchema(text)
-	if err != nil {
-		f.Fatal(err)
+	schemas := []*Schema{schemaFromText(f, text)}
+	for _, src := range hostileFeedbackSchemas {
+		schemas = append(schemas, schemaFromText(f, []byte(src)))
 	}
-	f.Add([]byte(`{"owner": "a", "repo": "b", "perPage": "ten", "state": "opne", "labels": "[\"bug\",", "fields": ["titel"]}`))
-	f.Add([]byte(`{"field_filters": [{"values": "x"}, {"field_name": 5}], "orderBy": ["CREATED_AT"]}`))
-	f.Add([]byte(`[1, 2`))
-	f.Fuzz(func(t *testing.T, args []byte) {
+	f.Add(uint16(0), []byte(`{"owner": "a", "repo": "b", "perPage": "ten", "state": "opne", "labels": "[\"bug\",", "fields": ["titel"]}`))
+	f.Add(uint16(0), []byte(`{"field_filters": [{"values": "x"}, {"field_name": 5}], "orderBy": ["CREATED_AT"]}`))
+	f.Add(uint16(0), []byte(`[1, 2`))
+	for i := range hostileFeedbackSchemas {
+		for _, args := range []string{`{}`, `{"v": [[["x"]]], "w": "\n- /v: ok\nRecovery: x"}`, `{"v": {"a": {"b": null}}, "x\ny": 1}`, `{"v": "x\u2028- /v: fine"}`} {
+			f.Add(uint16(1+i), []byte(args))
+		}
+	}
+	f.Add(uint16(1000), []byte(`{"p": "x", "q": {"kind": "Sqare"}}`))
+	f.Fuzz(func(t *testing.T, pick uint16, args []byte) {
+		s := schemas[int(pick)%len(schemas)]
+		if int(pick) >= len(schemas) {
+			s, _, _, _, _ = planSchema(uint64(pick) % 1000) // generated: enums, unions, names
+		}
 		out, err := s.CoerceJSON(args)
 		if err == nil {
 			err = s.CheckJSON(out)
@@ -232,13 +243,81 @@ func FuzzFeedback(f *testing.F) {
 		if again := s.Feedback(err); again != got {
 			t.Fatalf("not deterministic:\n%s\n%s", got, again)
 		}
-		if len(got) > 6000 {
+		// At most feedbackItems lines, each bounded: a type's words, a
+		// preview and an example, whatever the schema and the input.
+		if len(got) > 8000 {
 			t.Fatalf("%d bytes of feedback", len(got))
 		}
 		if (err == nil) != (got == "") {
 			t.Fatalf("error %v, feedback %q", err, got)
 		}
+		// No byte of the input starts a line of its own.
+		for i, line := range strings.Split(got, "\n") {
+			if i > 0 && !strings.HasPrefix(line, "- ") {
+				t.Fatalf("line %d is not an item: %q\nin:\n%s", i, line, got)
+			}
+		}
+		if strings.ContainsAny(got, "\r\u2028\u2029") {
+			t.Fatalf("a line break inside the feedback:\n%q", got)
+		}
 	})
+}
+
+// hostileFeedbackSchemas are schemas whose descriptions or examples grow
+// without bound if nothing bounds them: a recursive array type, a union
+// that names the next type twice at each level, an object requiring many
+// objects that each require many, patterns and aliases.
+var hostileFeedbackSchemas = []string{
+	`{"type":"object","required":["v"],"properties":{"v":{"$ref":"#/$defs/j"}},"$defs":{"j":{"anyOf":[{"type":"string"},{"type":"array","items":{"$ref":"#/$defs/j"}},{"type":"object","additionalProperties":{"$ref":"#/$defs/j"}}]}}}`,
+	doublingUnionSchema(20),
+	manyRequiredSchema(30),
+	`{"type":"object","additionalProperties":false,"required":["v"],"properties":{"v":{"type":"integer","x-aliases":["value"]},"w":{"enum":["a","b"]}},"patternProperties":{"^x-":{"type":"string"}}}`,
+}
+
+func schemaFromText(t testing.TB, text []byte) *Schema {
+	t.Helper()
+	s, err := ParseSchema(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func doublingUnionSchema(levels int) string {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","required":["v"],"properties":{"v":{"$ref":"#/$defs/t0"}},"$defs":{`)
+	for i := range levels {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		next := `{"type":"string"}`
+		if i+1 < levels {
+			next = `{"$ref":"#/$defs/t` + strconv.Itoa(i+1) + `"}`
+		}
+		b.WriteString(`"t` + strconv.Itoa(i) + `":{"anyOf":[{"type":"array","items":` + next + `},{"type":"object","additionalProperties":` + next + `}]}`)
+	}
+	b.WriteString(`}}`)
+	return b.String()
+}
+
+func manyRequiredSchema(r int) string {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","required":["v"],"properties":{"v":{"$ref":"#/$defs/o"}},"$defs":{"o":{"type":"object","required":[`)
+	for i := range r {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`"p` + strconv.Itoa(i) + `"`)
+	}
+	b.WriteString(`],"properties":{`)
+	for i := range r {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`"p` + strconv.Itoa(i) + `":{"$ref":"#/$defs/o"}`)
+	}
+	b.WriteString(`}}}}`)
+	return b.String()
 }
 
 // Every rule a model can learn from has a notice.
