@@ -346,6 +346,9 @@ func tokenInEnum(enum []any, tok []byte, maxDepth int) bool {
 // false where find finds nothing (a key given twice, more than 64
 // required names); find, on the decoded value, then has the last word.
 func (c *checker) okText(data []byte, i int, t *Type, depth int) (end int, ok bool, err *jsonwire.Error) {
+	if i >= len(data) {
+		return 0, false, nil // text that ends early: the decoder says why
+	}
 	k := tokenKind(data[i])
 	if t.isAny() && t.Enum() == nil {
 		end, err = jsonwire.Skip(data, i, depth, c.maxDepth)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // One answer per input: every entry point, given the same arguments and
@@ -56,6 +57,7 @@ func oneAnswer(s *Schema, args []byte) string {
 		}
 	}
 
+	cjErr := s.CheckJSON(args) // any text: never a panic
 	if !json.Valid(args) {
 		return ""
 	}
@@ -66,6 +68,9 @@ func oneAnswer(s *Schema, args []byte) string {
 	}
 	if d := planMismatch(s, nil, args); d != "" {
 		return d
+	}
+	if utf8.Valid(args) && !hasLoneSurrogate(args) && errPaths(s.Check(m)) != errPaths(cjErr) {
+		return fmt.Sprintf("%s: Check = %v; CheckJSON = %v", name, s.Check(m), cjErr)
 	}
 	var cchg []Change
 	got, cerr := s.WithOptions(withListener(s.opts, &cchg)).Coerce(m)
