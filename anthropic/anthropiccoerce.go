@@ -248,11 +248,10 @@ func (r *registry) add(name string, schema any) error {
 		return fmt.Errorf("anthropiccoerce: tool %q declared twice", name)
 	}
 	c := r.opts.newCoercer(name, schema)
-	if c.err != nil {
-		return c.err
-	}
+	// Kept even when the schema does not compile, so that a second tool of
+	// the name is reported too (the registry is then not returned at all).
 	r.tools[name] = c
-	return nil
+	return c.err
 }
 
 // input repairs the input of a call to the named tool. A tool the registry

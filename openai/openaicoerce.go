@@ -62,7 +62,7 @@ func (n name) String() string {
 // never modified after it is built, so it is safe for concurrent use.
 type registry struct {
 	opts    Options
-	schemas map[name]*coerce.Schema
+	schemas map[name]*coerce.Schema // nil for a function without parameters
 }
 
 // add compiles the parameters of one function. Functions without parameters
@@ -74,6 +74,10 @@ func (r *registry) add(n name, parameters any) error {
 		// wrong one.
 		return fmt.Errorf("openaicoerce: function %q declared twice", n)
 	}
+	// The name is taken as soon as it is declared, whatever its parameters:
+	// a function without any (kept as nil, taking anything) or whose schema
+	// does not compile is still a declaration a second one repeats.
+	r.schemas[n] = nil
 	if parameters == nil {
 		return nil
 	}
