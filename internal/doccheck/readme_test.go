@@ -166,6 +166,18 @@ var server *mcp.Server
 `,
 	}, ""},
 	{"examples/agentoutput/README.md", Env{Imports: core}, ""},
+	{"examples/mcpserver/README.md", Env{
+		Imports: join(core, gosdk, []string{"github.com/google/jsonschema-go/jsonschema"}),
+		Prelude: `
+type SearchInput struct{ Query string ` + "`json:\"query\"`" + ` }
+var (
+	ctx context.Context
+	logger *slog.Logger
+	schema *jsonschema.Schema
+	searchPosts mcp.ToolHandlerFor[SearchInput, any]
+)
+`,
+	}, ""},
 	{"examples/workflow/README.md", Env{
 		Imports: core,
 		Prelude: `
