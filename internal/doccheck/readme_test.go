@@ -104,14 +104,13 @@ var (
 `,
 	}, ""},
 	{"mcpgo/README.md", Env{
-		Imports: join(core, mcpgo),
+		Imports: join(core, mcpgo, []string{"expvar"}),
 		Prelude: `
 var (
 	tool mcp.Tool
 	handler server.ToolHandlerFunc
 	s *server.MCPServer
 	c *client.Client
-	repairs interface{ Add(string, int64) }
 )
 `,
 	}, ""},
