@@ -56,6 +56,10 @@ var readmes = []struct {
 	workspace string // "" for the root go.work; "genkit" for genkit/go.work
 }{
 	{"README.md", Env{
+		// Its Quick start declares schema three times in one block, as
+		// alternatives; the README's split (issue 36) is to show them as
+		// such, and then to drop this.
+		Redeclare: true,
 		Imports: join(core, []string{
 			"errors",
 			"github.com/coerce-go/coerce/mcpgo",
