@@ -316,8 +316,8 @@ func (t *Tools) Input(ctx context.Context, block anthropic.ToolUseBlock) (json.R
 // Input has repaired it against the tool's input schema and coerce.Unmarshal
 // against v's Go type. Integers beyond 2^53 land exactly in int64, uint64
 // and json.Number fields. On any error nothing is written to v; the text to
-// send the model as the tool_result (with is_error) is coerce.Feedback(err),
-// which names each failing argument, the type declared and a valid example.
+// send the model as the tool_result (with is_error) is [Feedback](err), which
+// names each failing argument, the type declared and a valid example.
 func (t *Tools) Unmarshal(ctx context.Context, block anthropic.ToolUseBlock, v any) error {
 	return t.unmarshal(ctx, block.Name, block.Input, v)
 }

@@ -245,7 +245,7 @@ func (t *ChatTools) Arguments(ctx context.Context, call openai.ChatCompletionMes
 // once Arguments has repaired them against the function's parameters and
 // coerce.Unmarshal against v's Go type. Integers beyond 2^53 land exactly in
 // int64, uint64 and json.Number fields. On any error nothing is written to
-// v; the text to send the model as the tool's result is coerce.Feedback(err),
+// v; the text to send the model as the tool's result is [Feedback](err),
 // which names each failing argument, the type declared and a valid example.
 func (t *ChatTools) Unmarshal(ctx context.Context, call openai.ChatCompletionMessageToolCallUnion, v any) error {
 	n, err := t.chatName(ctx, call)
