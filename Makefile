@@ -149,7 +149,7 @@ release-check:
 	$(GO) run ./internal/releasecheck
 
 # Only the proxy of release-check, kept, and the line a tester pastes to
-# go get each module from it in a module of their own (see CONTRIBUTING.md).
+# go get each module from it in a module of their own (see CHANGELOG.md).
 # No part of make test.
 release-serve:
 	@$(GO) run ./internal/releasecheck -serve
