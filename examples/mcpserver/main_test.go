@@ -164,3 +164,39 @@ func sameJSON(t *testing.T, a, b string) bool {
 	jb, _ := json.Marshal(vb)
 	return string(ja) == string(jb)
 }
+
+// The host configuration README.md gives is JSON a host reads, and runs
+// this folder with go -C, as the claude mcp add line does.
+func TestREADMEHostConfiguration(t *testing.T) {
+	md, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(md), "```json\n")
+	if !ok {
+		t.Fatal("README.md has no json block")
+	}
+	block, _, _ := strings.Cut(rest, "```")
+	var conf struct {
+		MCPServers map[string]struct {
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+		} `json:"mcpServers"`
+	}
+	dec := json.NewDecoder(strings.NewReader(block))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&conf); err != nil {
+		t.Fatalf("the host configuration: %v\n%s", err, block)
+	}
+	server, ok := conf.MCPServers["coerce-demo"]
+	if !ok || len(conf.MCPServers) != 1 {
+		t.Fatalf("want one server, coerce-demo: %+v", conf.MCPServers)
+	}
+	line := server.Command + " " + strings.Join(server.Args, " ")
+	if want := "go -C /path/to/coerce/examples/mcpserver run ."; line != want {
+		t.Errorf("the configuration runs %q, want %q", line, want)
+	}
+	if !strings.Contains(string(md), "claude mcp add coerce-demo -- "+line+"\n") {
+		t.Errorf("README.md's claude mcp add line does not run %q", line)
+	}
+}
