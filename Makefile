@@ -34,7 +34,7 @@ MODULES         := $(shell $(GO) work edit -json go.work | sed -n 's/.*"DiskPath
 # go.work says why): the go command finds it from inside genkit/, so the
 # steps below that cd into each module use it there.
 
-.PHONY: test forget-own-versions node-check bench-proxy fmt vet lint race doccheck-genkit allocs fuzz-smoke suite shared-copies release-check no-trace fuzz bench bench-ajv bench-base tools clean
+.PHONY: test forget-own-versions node-check bench-proxy fmt vet lint race doccheck-genkit allocs fuzz-smoke suite shared-copies release-check release-serve no-trace fuzz bench bench-ajv bench-base tools clean
 
 test: forget-own-versions node-check fmt vet lint race doccheck-genkit allocs fuzz-smoke suite shared-copies release-check no-trace
 
@@ -147,6 +147,12 @@ shared-copies:
 # proxy made of the working tree: see internal/releasecheck.
 release-check:
 	$(GO) run ./internal/releasecheck
+
+# Only the proxy of release-check, kept, and the line a tester pastes to
+# go get each module from it in a module of their own (see CHANGELOG.md).
+# No part of make test.
+release-serve:
+	@$(GO) run ./internal/releasecheck -serve
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -248,11 +248,10 @@ func (r *registry) add(name string, schema any) error {
 		return fmt.Errorf("anthropiccoerce: tool %q declared twice", name)
 	}
 	c := r.opts.newCoercer(name, schema)
-	if c.err != nil {
-		return c.err
-	}
+	// Kept even when the schema does not compile, so that a second tool of
+	// the name is reported too (the registry is then not returned at all).
 	r.tools[name] = c
-	return nil
+	return c.err
 }
 
 // input repairs the input of a call to the named tool. A tool the registry
@@ -316,9 +315,9 @@ func (t *Tools) Input(ctx context.Context, block anthropic.ToolUseBlock) (json.R
 // Unmarshal decodes the block's Input into v, as json.Unmarshal would, once
 // Input has repaired it against the tool's input schema and coerce.Unmarshal
 // against v's Go type. Integers beyond 2^53 land exactly in int64, uint64
-// and json.Number fields. On any error nothing is written to v, and the
-// error, meant to be read, is a fair tool_result (with is_error) to send the
-// model.
+// and json.Number fields. On any error nothing is written to v; the text to
+// send the model as the tool_result (with is_error) is [Feedback](err), which
+// names each failing argument, the type declared and a valid example.
 func (t *Tools) Unmarshal(ctx context.Context, block anthropic.ToolUseBlock, v any) error {
 	return t.unmarshal(ctx, block.Name, block.Input, v)
 }

@@ -341,3 +341,28 @@ func TestConcurrentCalls(t *testing.T) {
 		t.Error("no change heard")
 	}
 }
+
+// A name declared twice is an error whatever the first declaration holds: an
+// input schema that does not compile used to leave no entry behind, so that
+// only the schema's error was reported; one without properties (a tool that
+// takes no input) is a declaration too, as openaicoerce's regression of the
+// same name shows.
+func TestDuplicateNameAfterSchemaThatDoesNotCompile(t *testing.T) {
+	second := anthropic.ToolParam{Name: "search_messages", InputSchema: inputSchema(t)}
+	for _, first := range []anthropic.ToolInputSchemaParam{
+		{}, // no properties
+		{ExtraFields: map[string]any{"additionalProperties": "not a schema"}},
+	} {
+		tools := []anthropic.ToolUnionParam{{OfTool: &anthropic.ToolParam{Name: "search_messages", InputSchema: first}}, {OfTool: &second}}
+		if _, err := anthropiccoerce.NewTools(tools); err == nil || !strings.Contains(err.Error(), "declared twice") {
+			t.Errorf("first schema %+v: got %v, want a tool declared twice", first, err)
+		}
+		beta := []anthropic.BetaToolUnionParam{
+			{OfTool: &anthropic.BetaToolParam{Name: "search_messages", InputSchema: anthropic.BetaToolInputSchemaParam{ExtraFields: first.ExtraFields}}},
+			{OfTool: &anthropic.BetaToolParam{Name: "search_messages", InputSchema: anthropic.BetaToolInputSchemaParam{Properties: second.InputSchema.Properties}}},
+		}
+		if _, err := anthropiccoerce.NewBetaTools(beta); err == nil || !strings.Contains(err.Error(), "declared twice") {
+			t.Errorf("beta, first schema %+v: got %v, want a tool declared twice", first, err)
+		}
+	}
+}

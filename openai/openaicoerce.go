@@ -62,7 +62,7 @@ func (n name) String() string {
 // never modified after it is built, so it is safe for concurrent use.
 type registry struct {
 	opts    Options
-	schemas map[name]*coerce.Schema
+	schemas map[name]*coerce.Schema // nil for a function without parameters
 }
 
 // add compiles the parameters of one function. Functions without parameters
@@ -74,6 +74,10 @@ func (r *registry) add(n name, parameters any) error {
 		// wrong one.
 		return fmt.Errorf("openaicoerce: function %q declared twice", n)
 	}
+	// The name is taken as soon as it is declared, whatever its parameters:
+	// a function without any (kept as nil, taking anything) or whose schema
+	// does not compile is still a declaration a second one repeats.
+	r.schemas[n] = nil
 	if parameters == nil {
 		return nil
 	}
@@ -241,8 +245,8 @@ func (t *ChatTools) Arguments(ctx context.Context, call openai.ChatCompletionMes
 // once Arguments has repaired them against the function's parameters and
 // coerce.Unmarshal against v's Go type. Integers beyond 2^53 land exactly in
 // int64, uint64 and json.Number fields. On any error nothing is written to
-// v, and the error, meant to be read, is a fair tool result to send the
-// model.
+// v; the text to send the model as the tool's result is [Feedback](err),
+// which names each failing argument, the type declared and a valid example.
 func (t *ChatTools) Unmarshal(ctx context.Context, call openai.ChatCompletionMessageToolCallUnion, v any) error {
 	n, err := t.chatName(ctx, call)
 	if err != nil {

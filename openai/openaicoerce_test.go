@@ -333,3 +333,34 @@ func TestConcurrentCalls(t *testing.T) {
 		t.Error("no change heard")
 	}
 }
+
+// A name declared twice is an error whatever the first declaration holds:
+// a function without parameters left no schema behind, so a second
+// function of that name was accepted, and its calls repaired against the
+// second declaration's parameters.
+func TestDuplicateNameAfterFunctionWithoutParameters(t *testing.T) {
+	search := shared.FunctionDefinitionParam{Name: "search", Parameters: params(t, searchParams)}
+	for _, first := range []shared.FunctionDefinitionParam{
+		{Name: "search"}, // no parameters
+		{Name: "search", Parameters: shared.FunctionParameters{}},
+	} {
+		chat := []openai.ChatCompletionToolUnionParam{openai.ChatCompletionFunctionTool(first), openai.ChatCompletionFunctionTool(search)}
+		if _, err := openaicoerce.NewChatTools(chat); err == nil || !strings.Contains(err.Error(), "declared twice") {
+			t.Errorf("chat, first parameters %v: got %v, want a function declared twice", first.Parameters, err)
+		}
+		resp := []responses.ToolUnionParam{
+			{OfFunction: &responses.FunctionToolParam{Name: "search", Parameters: map[string]any(first.Parameters)}},
+			{OfFunction: &responses.FunctionToolParam{Name: "search", Parameters: map[string]any(search.Parameters)}},
+		}
+		if _, err := openaicoerce.NewResponseTools(resp); err == nil || !strings.Contains(err.Error(), "declared twice") {
+			t.Errorf("responses, first parameters %v: got %v, want a function declared twice", first.Parameters, err)
+		}
+	}
+	// Nor does a first declaration whose schema does not compile hide the
+	// second: both mistakes are reported.
+	bad := shared.FunctionDefinitionParam{Name: "search", Parameters: shared.FunctionParameters{"type": "no-such-type"}}
+	chat := []openai.ChatCompletionToolUnionParam{openai.ChatCompletionFunctionTool(bad), openai.ChatCompletionFunctionTool(search)}
+	if _, err := openaicoerce.NewChatTools(chat); err == nil || !strings.Contains(err.Error(), "declared twice") {
+		t.Errorf("got %v, want a function declared twice beside the schema's error", err)
+	}
+}

@@ -18,8 +18,11 @@
 // test gives for its file: the variables a reader is meant to have at hand
 // (a server, a tool, a context), declared with their real types. The imports
 // the test lists are added to every block, and the errors that only say a
-// fragment is a fragment are ignored: an import or a variable not used, and
-// ":=" declaring nothing new (READMEs show alternatives one under another).
+// fragment is a fragment are ignored: an import or a variable not used. ":="
+// declaring nothing new is an error, unless the file's Env allows it: a block
+// that declares err three times shows alternatives one under another, which
+// a reader who pastes it cannot compile; a README shows them as such, in
+// blocks of their own.
 // Every other error, an undefined name, a wrong type or argument count,
 // fails the test with the block's line in the Markdown file.
 package doccheck
@@ -88,6 +91,9 @@ type Env struct {
 	// Prelude is Go source of package-level declarations (without package
 	// clause or imports) that every block may refer to.
 	Prelude string
+	// Redeclare lets ":=" declare nothing new, for a file whose blocks
+	// still show alternatives one under another.
+	Redeclare bool
 }
 
 // A Checker type-checks blocks, with export data from the go command for
@@ -144,14 +150,10 @@ func NewChecker(paths ...string) (*Checker, error) {
 }
 
 // ignored reports whether a type error only says that a fragment is a
-// fragment.
-func ignored(msg string) bool {
-	for _, s := range []string{"and not used", "no new variables on left side of :="} {
-		if strings.Contains(msg, s) {
-			return true
-		}
-	}
-	return false
+// fragment, or, with redeclare, that it declares nothing new with ":=".
+func ignored(msg string, redeclare bool) bool {
+	return strings.Contains(msg, "and not used") ||
+		redeclare && strings.Contains(msg, "no new variables on left side of :=")
 }
 
 // Check type-checks block b of the file named name with env, and returns its
@@ -216,7 +218,7 @@ func (c *Checker) Check(name string, b Block, env Env) []error {
 		Importer: c.imp,
 		Error: func(err error) {
 			te := err.(types.Error)
-			if !ignored(te.Msg) {
+			if !ignored(te.Msg, env.Redeclare) {
 				report(c.fset.Position(te.Pos), te.Msg)
 			}
 		},

@@ -56,6 +56,10 @@ var readmes = []struct {
 	workspace string // "" for the root go.work; "genkit" for genkit/go.work
 }{
 	{"README.md", Env{
+		// Its Quick start declares schema three times in one block, as
+		// alternatives; the README's split (issue 36) is to show them as
+		// such, and then to drop this.
+		Redeclare: true,
 		Imports: join(core, []string{
 			"errors",
 			"github.com/coerce-go/coerce/mcpgo",
@@ -104,14 +108,13 @@ var (
 `,
 	}, ""},
 	{"mcpgo/README.md", Env{
-		Imports: join(core, mcpgo),
+		Imports: join(core, mcpgo, []string{"expvar"}),
 		Prelude: `
 var (
 	tool mcp.Tool
 	handler server.ToolHandlerFunc
 	s *server.MCPServer
 	c *client.Client
-	repairs interface{ Add(string, int64) }
 )
 `,
 	}, ""},
@@ -166,6 +169,18 @@ var server *mcp.Server
 `,
 	}, ""},
 	{"examples/agentoutput/README.md", Env{Imports: core}, ""},
+	{"examples/mcpserver/README.md", Env{
+		Imports: join(core, gosdk, []string{"github.com/google/jsonschema-go/jsonschema"}),
+		Prelude: `
+type SearchInput struct{ Query string ` + "`json:\"query\"`" + ` }
+var (
+	ctx context.Context
+	logger *slog.Logger
+	schema *jsonschema.Schema
+	searchPosts mcp.ToolHandlerFor[SearchInput, any]
+)
+`,
+	}, ""},
 	{"examples/workflow/README.md", Env{
 		Imports: core,
 		Prelude: `

@@ -27,7 +27,8 @@
 //     (<|im_start|>assistant, <tool_call>, </tool_call>, <|python_tag|>,
 //     <|eot_id|> and the rest of the closed list in tokens.go), never
 //     inside it.
-//   - comment: // and # to the end of the line, /* */; outside strings.
+//   - comment: // and # to the end of the line, /* */; outside strings. In
+//     Python-literal text, // right after a value is refused (see below).
 //   - python-literal: the bare words True, False and None, outside strings.
 //   - single-quote: strings in single quotes; a " inside is escaped and \'
 //     unescaped.
@@ -53,9 +54,14 @@
 //
 // Decisions: # starts a comment, as in Python and YAML, since a model that
 // writes Python literals writes Python comments, and # is never JSON outside
-// a string. Numbers are JSON's grammar exactly (no .5, no +1, no 1.): their
-// value is then never in doubt, and the core converts numeric strings
-// elsewhere. Valid JSON is what encoding/json.Valid accepts, and comes back
-// untouched even where this package would refuse it (invalid UTF-8 inside a
-// string, nesting beyond MaxDepth).
+// a string. In Python, though, // is floor division: right after a value,
+// in text that holds anywhere a string in single quotes, True, False, None
+// or a # comment, a // is refused at its offset, since {'offset': 100//4}
+// is 25 to Python and 100 to a reader of comments. Where a value cannot end
+// (after a bracket opens, a comma or a colon), or in text with no sign of
+// Python, // is a comment. Numbers are JSON's grammar exactly (no .5, no +1,
+// no 1.): their value is then never in doubt, and the core converts numeric
+// strings elsewhere. Valid JSON is what encoding/json.Valid accepts, and
+// comes back untouched even where this package would refuse it (invalid
+// UTF-8 inside a string, nesting beyond MaxDepth).
 package nearjson

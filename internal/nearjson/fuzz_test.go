@@ -20,6 +20,7 @@ func FuzzRepair(f *testing.F) {
 		"{\"a\": 1 // c\n}", `{"p": "C:\path"}`, `<tool_call>{"a": 1}</tool_call>`,
 		`'it's'`, `"say "hi""`, `[1_000]`, `[NaN]`, `[0x10]`, `{"a": [1, 2`, `["\x41"]`,
 		"[\"a\tb\"]", `/* x */ [1]`, `[[[[[[`, `{"a": "\ud800"}`,
+		`{'offset': 100//4}`, "{\"offset\": 100 // 4\n, 'b': True}", "{'a': 1, // c\n 'b': 2}",
 	} {
 		f.Add([]byte(s))
 	}

@@ -111,7 +111,7 @@ func repair(text []byte, limits Limits) ([]byte, Fixes, int, error) {
 	if json.Valid(text) {
 		return text, 0, work, nil
 	}
-	p := parser{in: text, maxDepth: limits.MaxDepth, work: work}
+	p := parser{in: text, maxDepth: limits.MaxDepth, work: work, divAt: -1}
 	if p.maxDepth <= 0 {
 		p.maxDepth = DefaultMaxDepth
 	}
@@ -119,6 +119,11 @@ func repair(text []byte, limits Limits) ([]byte, Fixes, int, error) {
 	p.in, p.pos = text[:end], start
 	p.out = make([]byte, 0, end-start+8)
 	if err := p.parse(); err != nil {
+		return nil, 0, p.work, err
+	}
+	// Decided again once the whole text is read: what makes it Python may
+	// come after the // it makes doubtful.
+	if err := p.pythonDivision(); err != nil {
 		return nil, 0, p.work, err
 	}
 	return p.out, p.fixes, p.work, nil
@@ -136,6 +141,12 @@ type parser struct {
 	stack        []byte // the open brackets, '[' or '{'
 	maxDepth     int
 	work         int
+	// divAt is the offset of the first // read as a comment right after a
+	// value, -1 when none: Python reads it as floor division, so the text
+	// is refused if it proves to be Python-literal text. hash is set once
+	// a # comment was read, a sign of Python as True or 'quotes' are.
+	divAt int
+	hash  bool
 }
 
 func (p *parser) fail(at int, reason string) error {
@@ -203,7 +214,9 @@ func (p *parser) trimTokens() (start, end int) {
 }
 
 // skipSpace copies whitespace and drops comments up to the next token.
-func (p *parser) skipSpace() error {
+// afterValue is set where a value was just read, and so where Python's //
+// would be floor division.
+func (p *parser) skipSpace(afterValue bool) error {
 	in := p.in
 	for p.pos < len(in) {
 		p.work++
@@ -213,6 +226,14 @@ func (p *parser) skipSpace() error {
 			p.pos++
 		case c == '#' || c == '/' && p.pos+1 < len(in) && in[p.pos+1] == '/':
 			p.fixes |= Comment
+			if c == '#' {
+				p.hash = true
+			} else if afterValue && p.divAt < 0 {
+				p.divAt = p.pos
+				if err := p.pythonDivision(); err != nil {
+					return err // now, before the comment swallows what follows
+				}
+			}
 			i := bytes.IndexByte(in[p.pos:], '\n')
 			if i < 0 {
 				i = len(in) - p.pos
@@ -237,6 +258,17 @@ func (p *parser) skipSpace() error {
 	return nil
 }
 
+// pythonDivision refuses the text if a // was read right after a value
+// (divAt) and the text read so far is Python-literal text: a string in
+// single quotes, True, False or None, or a # comment. Python reads such a //
+// as floor division ({'offset': 100//4} is 25), so a comment is a guess.
+func (p *parser) pythonDivision() error {
+	if p.divAt >= 0 && (p.hash || p.fixes&(SingleQuote|PythonLiteral) != 0) {
+		return p.fail(p.divAt, "'//' after a value in Python-literal text: floor division or a comment")
+	}
+	return nil
+}
+
 // The states of parse: what the next token may be.
 const (
 	wantValue = iota // a value: at the top, after '[', ':' or ',' in an array
@@ -256,7 +288,7 @@ func (p *parser) parse() error {
 	closeOK, commaAt := false, -1
 	lastString := false // the value just read was a string
 	for {
-		if err := p.skipSpace(); err != nil {
+		if err := p.skipSpace(state == wantNext); err != nil {
 			return err
 		}
 		if p.pos >= len(p.in) {

@@ -208,6 +208,52 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
+// In Python-literal text (a string in single quotes, True, False or None, a
+// # comment, wherever in the text) // right after a value is floor division
+// as much as a comment: {'offset': 100//4} means 25 to Python and 100 to a
+// reader of comments, so it is refused, at the //. Where a value cannot end
+// (after a bracket opens, a comma or a colon) // can only be a comment, and
+// text with no sign of Python keeps its // comments after values.
+func TestFloorDivisionInPythonLiteralTextIsRefused(t *testing.T) {
+	for _, c := range []struct {
+		in     string
+		offset int
+	}{
+		{`{'offset': 100//4}`, 14},
+		{`{'offset': 100 // 4}`, 15},
+		{"{'offset': 100 // 4\n}", 15},
+		{"{'offset': 100\n// 4\n}", 15},
+		{"{\"offset\": 100 // 4\n, \"exact\": True}", 15},     // True comes after
+		{"{\"offset\": 100 // 4\n} # four a page", 15},        // so does the #
+		{"{\"offset\": 100 // 4\n, \"page\": 'next'}", 15},    // and the quote
+		{"{'n': [1, 2] // 2\n}", 13},                          // after a list
+		{"{'n': 'a' // 2\n}", 10},                             // after a string
+		{"{'n': None // 2\n}", 11},                            // after a literal
+		{"{'n': 1} // 2", 9},                                  // after the whole value
+		{"{'a': 1, // a comment\n 'b': 2 // doubtful\n}", 30}, // the second only
+	} {
+		out, fixes, err := Repair([]byte(c.in), Limits{})
+		var e *Error
+		if !errors.As(err, &e) || e.Offset != c.offset || !strings.Contains(e.Reason, "floor division") || e.Truncated {
+			t.Errorf("%s: got %s %v %v, want a refusal of the // at offset %d", c.in, out, fixes, err, c.offset)
+		}
+	}
+	for _, c := range []struct{ in, want string }{
+		{"{'a': 1, // the first\n 'b': 2}", `{"a":1,"b":2}`},
+		{"{'a': // the first\n 1}", `{"a":1}`},
+		{"[// none yet\n 'a']", `["a"]`},
+		{"// a Python dict\n{'a': 1}", `{"a":1}`},
+		{"{'a': 1 /* one */}", `{"a":1}`},
+		{"{\"a\": 100 // 4\n}", `{"a":100}`},
+		{"{a: 100 // four\n, b: true}", `{"a":100,"b":true}`},
+	} {
+		out, _, err := Repair([]byte(c.in), Limits{})
+		if err != nil || !reflect.DeepEqual(valueOf(t, out), valueOf(t, []byte(c.want))) {
+			t.Errorf("%s: got %s, %v; want %s", c.in, out, err, c.want)
+		}
+	}
+}
+
 // The offset names the character that could not be read.
 func TestErrorOffset(t *testing.T) {
 	for _, c := range []struct {
@@ -234,7 +280,7 @@ var samples = []string{
 	`{'name': 'search', 'args': {'query': "it's", 'limit': 10, 'tags': ['a', 'b',], 'exact': True, 'after': None}}`,
 	"<|im_start|>assistant\n<tool_call>\n{name: \"f\", /* c */ args: {path: \"C:\\dir\", n: -12.5e3, big: 123456789012345678901},\n # h\n}\n</tool_call><|im_end|>",
 	`[1, [2, [3, {'a': [true, false, null,],},],],]`,
-	"{\"code\": \"line1\n\tline2\", 're': '\\d+'} // end",
+	"{\"code\": \"line1\n\tline2\", // the code\n 're': '\\d+'} # end",
 	`{"valid": [1, "two", {"three": 3.0}], "x": "\u00e9"}`,
 }
 

@@ -44,6 +44,13 @@
 // Run it from inside the repository:
 //
 //	go run ./internal/releasecheck [-keep]
+//
+// With -serve (make release-serve) it only builds the proxy, keeps it, and
+// prints the environment a tester sets to go get each module from it in a
+// module of their own, outside the repository, with the go command's own
+// module cache untouched:
+//
+//	go run ./internal/releasecheck -serve
 package main
 
 import (
@@ -69,11 +76,12 @@ import (
 
 func main() {
 	keep := flag.Bool("keep", false, "keep the proxy and the scratch modules, to rerun a failing command by hand")
+	serveOnly := flag.Bool("serve", false, "only build the module proxy, keep it, and print how to go get each module from it")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("releasecheck: ")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, *keep)
+	err := run(ctx, *keep, *serveOnly)
 	stop()
 	if err != nil {
 		log.Fatal(err)
@@ -88,7 +96,7 @@ type target struct {
 	command  bool   // its root package is a main package, which users install
 }
 
-func run(ctx context.Context, keep bool) error {
+func run(ctx context.Context, keep, serveOnly bool) error {
 	start := time.Now()
 	env, err := goEnv(ctx)
 	if err != nil {
@@ -112,6 +120,9 @@ func run(ctx context.Context, keep bool) error {
 		return err
 	}
 	defer func() {
+		if serveOnly {
+			return // serveInstructions says where it is
+		}
 		if keep {
 			fmt.Printf("kept %s\n", tmp)
 			return
@@ -142,13 +153,11 @@ func run(ctx context.Context, keep bool) error {
 		fmt.Printf("serve %s@%s %s (%d files)\n", t.mod.Path, t.mod.Version, sum, len(mfiles))
 	}
 
-	c := &checker{env: []string{
-		"GOWORK=off",
-		"GOMODCACHE=" + filepath.Join(tmp, "modcache"),
-		"GOFLAGS=" + strings.TrimSpace(env.GOFLAGS+" -mod=mod -modcacherw -trimpath"),
-		"GOPROXY=" + fileURL(proxy) + "," + fileURL(filepath.Join(env.GOMODCACHE, "cache", "download")) + "," + env.GOPROXY,
-		"GONOSUMDB=" + strings.Trim(targets[0].mod.Path+","+env.GONOSUMDB, ","),
-	}}
+	c := &checker{env: userEnv(tmp, env, targets[0].mod.Path)}
+	if serveOnly {
+		fmt.Print(serveInstructions(tmp, c.env, targets))
+		return nil
+	}
 	for _, t := range targets {
 		c.width = max(c.width, len(t.name))
 	}
@@ -193,6 +202,72 @@ func run(ctx context.Context, keep bool) error {
 	}
 	fmt.Println()
 	return nil
+}
+
+// userEnv returns the settings of the go commands run against the proxy in
+// dir/proxy for the modules below core, given the machine's.
+func userEnv(dir string, env goEnvironment, core string) []string {
+	goproxy := fileURL(filepath.Join(dir, "proxy"))
+	if env.GOMODCACHE != "" {
+		goproxy += "," + fileURL(filepath.Join(env.GOMODCACHE, "cache", "download"))
+	}
+	if env.GOPROXY != "" {
+		goproxy += "," + env.GOPROXY
+	}
+	flags := strings.Fields(env.GOFLAGS)
+	for _, f := range []string{"-mod=mod", "-modcacherw", "-trimpath"} {
+		if !slices.Contains(flags, f) {
+			flags = append(flags, f)
+		}
+	}
+	return []string{
+		"GOWORK=off",
+		"GOMODCACHE=" + filepath.Join(dir, "modcache"),
+		"GOFLAGS=" + strings.Join(flags, " "),
+		"GOPROXY=" + goproxy,
+		"GONOSUMDB=" + strings.Trim(core+","+env.GONOSUMDB, ","),
+	}
+}
+
+// serveInstructions tells a tester how to go get the modules served from
+// dir/proxy: the environment of the check (env: its own module cache in
+// dir, the proxy before the machine's module cache and GOPROXY, the served
+// modules exempt from the checksum database, no workspace) as one line to
+// paste into a shell, and a go get per module, or a go install for a
+// command. The line's GOFLAGS has no -mod flag, which go install with a
+// version refuses; go get needs none.
+func serveInstructions(dir string, env []string, targets []target) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nThe module proxy is in %s/proxy; its module cache, for the commands below, in %s/modcache.\n", dir, dir)
+	b.WriteString("In a module of your own, outside this repository, set in the shell:\n\n\texport")
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		if k == "GOFLAGS" {
+			v = strings.Join(slices.DeleteFunc(strings.Fields(v), func(f string) bool { return strings.HasPrefix(f, "-mod=") }), " ")
+		}
+		b.WriteString(" " + k + "=" + shellQuote(v))
+	}
+	b.WriteString("\n\nand go get any of the modules (go install the commands):\n\n")
+	for _, t := range targets {
+		verb := "get"
+		if t.command {
+			verb = "install"
+		}
+		fmt.Fprintf(&b, "\tgo %s %s@%s\n", verb, t.mod.Path, t.mod.Version)
+	}
+	fmt.Fprintf(&b, "\nThe proxy holds the working tree as it is now; run make release-serve again after a change\n"+
+		"(a version never changes in a module cache, so a new run uses a new directory).\n"+
+		"Remove it when done: rm -rf %s\n", shellQuote(dir))
+	return b.String()
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but letters,
+// digits and the punctuation of paths and URLs.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/:.,_-+=@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // goEnvironment holds what the check reads of the go command's settings.

@@ -179,3 +179,63 @@ func TestProxyServesTheGoCommand(t *testing.T) {
 		}
 	}
 }
+
+// The line make release-serve prints is one a shell takes as it is: with it,
+// go get in a module of one's own fetches the module served, from the proxy
+// alone, into the module cache the line names.
+func TestServeInstructions(t *testing.T) {
+	// A directory whose name the shell must be given quoted.
+	src, dir, user := t.TempDir(), filepath.Join(t.TempDir(), "it's a dir"), t.TempDir()
+	writeTree(t, src, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"m.go":   "package m\n\nconst Hello = \"hello\"\n",
+	})
+	m := module{Path: "example.com/m", Dir: src, Version: "v0.1.0"}
+	serve(t, filepath.Join(dir, "proxy"), m)
+	writeTree(t, user, map[string]string{
+		"go.mod":  "module example.com/user\n\ngo 1.22\n",
+		"user.go": "package user\n\nimport \"example.com/m\"\n\nvar _ = m.Hello\n",
+	})
+
+	// No machine module cache and no GOPROXY beyond the file proxy: the test
+	// needs no network. A GOFLAGS with a space, to be quoted.
+	env := userEnv(dir, goEnvironment{GOFLAGS: "-buildvcs=false"}, m.Path)
+	// And a command, which a tester installs with go install, refusing -mod.
+	cmdSrc := t.TempDir()
+	writeTree(t, cmdSrc, map[string]string{
+		"go.mod":  "module example.com/cmd/tool\n\ngo 1.22\n",
+		"main.go": "package main\n\nfunc main() { println(\"tool\") }\n",
+	})
+	cmd := module{Path: "example.com/cmd/tool", Dir: cmdSrc, Version: "v0.1.0"}
+	serve(t, filepath.Join(dir, "proxy"), cmd)
+	text := serveInstructions(dir, env, []target{{name: "m", mod: m}, {name: "cmd/tool", mod: cmd, command: true}})
+	var export string
+	for line := range strings.Lines(text) {
+		if l := strings.TrimSpace(line); strings.HasPrefix(l, "export ") {
+			export = l
+		}
+	}
+	if export == "" {
+		t.Fatalf("no export line in:\n%s", text)
+	}
+	if !strings.Contains(text, "go get example.com/m@v0.1.0") || !strings.Contains(text, "go install example.com/cmd/tool@v0.1.0") {
+		t.Errorf("no go get line for the module, or no go install line for the command, in:\n%s", text)
+	}
+	sh := exec.Command("sh", "-c", export+` && go env GOFLAGS GOWORK && go get "$0" && go build ./... && GOBIN="$PWD/bin" go install "$1"`,
+		m.Path+"@v0.1.0", cmd.Path+"@v0.1.0")
+	sh.Dir = user
+	sh.Env = append(os.Environ(), "GOSUMDB=off", "GONOPROXY=", "GOPRIVATE=", "GOTOOLCHAIN=local")
+	out, err := sh.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", export, err, out)
+	}
+	if !strings.HasPrefix(string(out), "-buildvcs=false -modcacherw -trimpath\noff\n") {
+		t.Errorf("the shell did not set GOFLAGS and GOWORK as the line says: %s", out)
+	}
+	if _, err := os.Stat(filepath.Join(user, "bin", "tool")); err != nil {
+		t.Errorf("the command was not installed: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "modcache", "cache", "download", "example.com")); err != nil {
+		t.Errorf("the module was not fetched into the line's module cache: %v", err)
+	}
+}
