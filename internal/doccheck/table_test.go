@@ -52,7 +52,7 @@ func integrationModules(t *testing.T, root string) []string {
 }
 
 // TestIntegrationsTableListsEveryModule checks that the table of
-// integrations by capability (docs/integrations-table.md) has one row per
+// integrations by capability (README.md, "By capability") has one row per
 // integration module of the workspaces, no more and no fewer, so that a new
 // module is added to it and a removed one leaves it.
 func TestIntegrationsTableListsEveryModule(t *testing.T) {
@@ -60,7 +60,7 @@ func TestIntegrationsTableListsEveryModule(t *testing.T) {
 		t.Skip("reads every go.work itself: run once, in the root workspace")
 	}
 	root := filepath.Join("..", "..")
-	md, err := os.ReadFile(filepath.Join(root, "docs", "integrations-table.md"))
+	md, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,29 +69,29 @@ func TestIntegrationsTableListsEveryModule(t *testing.T) {
 	var listed []string
 	for _, m := range row.FindAllStringSubmatch(string(md), -1) {
 		listed = append(listed, m[1])
-		if want := "../" + m[1]; m[2] != want {
+		if want := m[1]; m[2] != want {
 			t.Errorf("the row of %s links to %s, want %s", m[1], m[2], want)
 		}
 	}
 	if len(listed) == 0 {
-		t.Fatal("docs/integrations-table.md has no row of the form | [`module`](../module) |")
+		t.Fatal("README.md has no row of the form | [`module`](module) |")
 	}
 	sorted := slices.Clone(listed)
 	slices.Sort(sorted)
 	for i := 1; i < len(sorted); i++ {
 		if sorted[i] == sorted[i-1] {
-			t.Errorf("docs/integrations-table.md lists %s twice", sorted[i])
+			t.Errorf("README.md lists %s twice", sorted[i])
 		}
 	}
 	want := integrationModules(t, root)
 	for _, m := range want {
 		if !slices.Contains(listed, m) {
-			t.Errorf("%s is an integration module of the workspace, but docs/integrations-table.md has no row for it", m)
+			t.Errorf("%s is an integration module of the workspace, but README.md's table by capability has no row for it", m)
 		}
 	}
 	for _, m := range listed {
 		if !slices.Contains(want, m) {
-			t.Errorf("docs/integrations-table.md has a row for %s, which no go.work uses as an integration module", m)
+			t.Errorf("README.md has a row for %s, which no go.work uses as an integration module", m)
 		}
 	}
 }
