@@ -246,9 +246,9 @@ func (o *Options) editsTextKey(params, ft *Type, key []byte, escaped, isNull boo
 
 // editArgs is applyKeyEdits for argument text, the object at args[start]:
 // the text with the parameters renamed and the nulls removed, each member
-// otherwise as it was, and the changes reported; false when nothing
-// applies.
-func (o *Options) editArgs(params *Type, args []byte, start int) ([]byte, bool) {
+// otherwise as it was, and the changes made (when o.OnChange is set);
+// false when nothing applies.
+func (o *Options) editArgs(params *Type, args []byte, start int) ([]byte, []Change, bool) {
 	type member struct {
 		key        string
 		keyLo, end int // the key's opening quote; the end of the value
@@ -276,7 +276,7 @@ func (o *Options) editArgs(params *Type, args []byte, start int) ([]byte, bool) 
 		return string(args[m.valLo:m.end]) == "null"
 	})
 	if len(edits) == 0 {
-		return nil, false
+		return nil, nil, false
 	}
 	// Later occurrences of a key win, as decoders keep them: an edit acts
 	// on the last one.
@@ -312,18 +312,19 @@ func (o *Options) editArgs(params *Type, args []byte, start int) ([]byte, bool) 
 		out = append(out, args[m.keyLo:m.end]...)
 	}
 	out = append(out, '}')
+	var changes []Change
 	if o.OnChange != nil {
 		for _, e := range edits {
 			j := last[e.key]
 			if e.to == "" {
-				o.OnChange(Change{Path: pointerToken(e.key), Declared: params.field(e.key).String(), Found: Null, Rule: NullRemoved})
+				changes = append(changes, Change{Path: pointerToken(e.key), Declared: params.field(e.key).String(), Found: Null, Rule: NullRemoved})
 				continue
 			}
-			o.OnChange(Change{Path: pointerToken(e.to), Declared: params.field(e.to).String(),
+			changes = append(changes, Change{Path: pointerToken(e.to), Declared: params.field(e.to).String(),
 				Found: tokenKind(args[members[j].valLo]).public(), Preview: preview(e.key), Rule: Renamed})
 		}
 	}
-	return out, true
+	return out, changes, true
 }
 
 // enumRespelling is the rule of enums: the one allowed value of t, a

@@ -192,3 +192,17 @@ func TestWorkBudgetChargesFailures(t *testing.T) {
 		}
 	}
 }
+
+// Argument text that is near-JSON is coerced as its repair is, strings
+// holding near-JSON inside it included: the value of a parameter gets the
+// same answer whether the text around it was JSON or near-JSON.
+func TestNearJSONArgsRepairTheirStringsToo(t *testing.T) {
+	s := schemaOf(t, `{"type":"object","properties":{"p":{"type":"object"},"n":{"type":"integer"}}}`)
+	for _, args := range []string{`{"p": "{'a': True}", "n": "5"}`, `{'p': "{'a': True}", 'n': '5'}`} {
+		out, err := s.CoerceJSON([]byte(args))
+		var got map[string]any
+		if jerr := json.Unmarshal(out, &got); err != nil || jerr != nil || asJSON(got) != `{"n":5,"p":{"a":true}}` {
+			t.Errorf("%s: got %s, %v", args, out, err)
+		}
+	}
+}

@@ -75,6 +75,11 @@ type Options struct {
 	// Conversions of values that failed, and attempts a union discarded,
 	// are not reported. Nil costs nothing.
 	OnChange func(Change)
+
+	// stage is what the pipeline of a call has done (pipeline.go): an
+	// internal flag beside the caller's options, never one of them
+	// rewritten.
+	stage stage
 }
 
 const (
@@ -100,17 +105,17 @@ func (o Options) maxWork() int {
 // dropsNull reports whether null for the parameter key, of type pt in
 // params, is removed (Options.KeepNulls).
 func (o *Options) dropsNull(params *Type, key string, pt *Type) bool {
-	return !o.KeepNulls && !o.StructuredOnly && !params.goStruct && pt != nil && !pt.takesNull() && !slices.Contains(params.required, key)
+	return !o.KeepNulls && !o.StructuredOnly && o.stage&keysEdited == 0 && !params.goStruct && pt != nil && !pt.takesNull() && !slices.Contains(params.required, key)
 }
 
 // renames reports whether names are matched (Options.ExactNames).
 func (o *Options) renames(params *Type) bool {
-	return !o.ExactNames && !o.StructuredOnly && params != nil && params.names != nil
+	return !o.ExactNames && !o.StructuredOnly && o.stage&keysEdited == 0 && params != nil && params.names != nil
 }
 
 // editsKeys reports whether the rules of names and nulls may act on the
 // parameters of params.
 func (o *Options) editsKeys(params *Type) bool {
 	return params != nil && params.kind == typeObject && len(params.props) > 0 &&
-		!o.StructuredOnly && (!o.ExactNames || !o.KeepNulls)
+		!o.StructuredOnly && o.stage&keysEdited == 0 && (!o.ExactNames || !o.KeepNulls)
 }

@@ -24,90 +24,11 @@ import (
 // than the default, a deep value that Coerce would pass through untouched
 // fails here with ErrLimit.
 func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
-	if s.opts.MaxSize > 0 && len(args) > s.opts.MaxSize {
-		// The call's limit, like the work budget's (walker.callLimit).
-		e := tooLong(s.opts.MaxSize)
-		e.Value = json.RawMessage(args)
-		return args, e
+	out, changes, err := coerceText(&s.opts, args, s.params, true)
+	if changes != nil {
+		s.opts.deliver(changes)
 	}
-	start, isObject := argsObject(args)
-	var f fitter
-	f.limit(&s.opts)
-	if !isObject {
-		if string(trimSpace(args)) == "null" {
-			return args, nil // no arguments: absence is a validator's business
-		}
-		end, err := jsonwire.Skip(args, start, 0, f.maxDepth)
-		if err == nil {
-			err = jsonwire.End(args, end)
-		}
-		if err != nil {
-			return s.nearJSONArgs(args, err)
-		}
-		return args, &Error{Declared: "object", Value: json.RawMessage(args), Err: ErrKind}
-	}
-	// One pass validates the text and fits each parameter to its type.
-	if s.opts.editsKeys(s.params) {
-		f.keyRules = &s.opts
-	}
-	end, fits, err := f.fitArgs(args, start, s.params)
-	if err == nil {
-		err = jsonwire.End(args, end)
-	}
-	if err != nil {
-		return s.nearJSONArgs(args, err)
-	}
-	if fits {
-		countWork(f.work + len(args))
-		return args, nil
-	}
-	if f.keyEdits {
-		if edited, ok := s.opts.editArgs(s.params, args, start); ok {
-			o := s.opts
-			o.ExactNames, o.KeepNulls = true, true
-			return s.WithOptions(o).CoerceJSON(edited)
-		}
-	}
-	w := newWalker(s.opts, f.work)
-	defer w.release()
-	w.budget += workPerByte * len(args)
-	w.scanned += len(args)
-	return w.rawArgs(args, start, end, s.params)
-}
-
-// nearJSONArgs is CoerceJSON of argument text that is not JSON, err
-// says why: the text near-JSON repair makes of it, coerced, where its
-// reading is certain (an object: "{'q': 'x', 'n': None}", or the text
-// between chat-template tokens); otherwise args and err.
-func (s *Schema) nearJSONArgs(args []byte, err *jsonwire.Error) ([]byte, error) {
-	if err.Kind != jsonwire.Syntax {
-		return args, rawFail(args, err)
-	}
-	fixed, fixes, ok := s.opts.repairNearJSON(args)
-	if !ok {
-		return args, rawFail(args, err)
-	}
-	if _, isObject := argsObject(fixed); !isObject {
-		return args, rawFail(args, err)
-	}
-	// The repaired text is coerced as JSON text is; its changes, and the
-	// repair's, are reported only if that succeeds: a call that fails
-	// returns the text as it was sent, and nothing was repaired.
-	var changes []Change
-	strict := s.opts
-	strict.StrictJSON = true
-	if s.opts.OnChange != nil {
-		strict.OnChange = func(c Change) { changes = append(changes, c) }
-	}
-	out, cerr := s.WithOptions(strict).CoerceJSON(fixed)
-	if cerr != nil {
-		return args, cerr
-	}
-	s.opts.reportNearJSON(args, "object", fixes)
-	for _, c := range changes {
-		s.opts.OnChange(c)
-	}
-	return out, nil
+	return out, err
 }
 
 // argsObject reports whether argument text is an object, and where it
@@ -117,13 +38,6 @@ func (s *Schema) nearJSONArgs(args []byte, err *jsonwire.Error) ([]byte, error) 
 func argsObject(text []byte) (start int, ok bool) {
 	start = jsonwire.Space(text, 0)
 	return start, start < len(text) && text[start] == '{'
-}
-
-// rawFail is the error of argument text that is not valid JSON.
-func rawFail(args []byte, err *jsonwire.Error) error {
-	e := wireError(err)
-	e.Value = json.RawMessage(args)
-	return e
 }
 
 // rawArgs is the walk of CoerceJSON's arguments that do not all fit: each

@@ -313,9 +313,9 @@ func (s *Schema) coerceEdited(args map[string]any) (map[string]any, error) {
 			s.opts.OnChange(c)
 		}
 	}
-	o := s.opts
-	o.ExactNames, o.KeepNulls = true, true
-	return s.WithOptions(o).Coerce(edited)
+	next := *s
+	next.opts.stage |= keysEdited
+	return next.Coerce(edited)
 }
 
 // quickScalar is what the walker (single) makes of the scalar v declared

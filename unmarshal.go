@@ -6,7 +6,6 @@ import (
 	"reflect"
 
 	"github.com/coerce-go/coerce/internal/godecode"
-	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // Unmarshal is json.Unmarshal that first converts the JSON text to the
@@ -106,10 +105,12 @@ func (o Options) Unmarshal(data []byte, v any) error {
 	// Numbers are written back into the text as their digits, whatever
 	// the type they are bound for: float64 would round big ones.
 	o.UseNumber = true
-	text, report, err := coerceRaw(o, data, t)
+	text, changes, err := coerceText(&o, data, t, false)
 	if err == nil {
 		if err = decodeInto(rv, text); err == nil {
-			report()
+			if changes != nil {
+				o.deliver(changes) // once the result is used
+			}
 			return nil
 		}
 		if sameBytes(text, data) {
@@ -173,143 +174,3 @@ func decodeInto(rv reflect.Value, text []byte) error {
 func sameBytes(a, b []byte) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
-
-// coerceRaw converts the JSON text data, one value of any kind, to t with
-// options o. It returns data itself when the value already conforms;
-// otherwise the text with each value that does not conform rewritten (the
-// others keep their bytes). On success it also returns report, which
-// hands the conversions to o.OnChange: the caller calls it once the result
-// is used. On failure it returns data and an *Error (or several joined),
-// each with the JSON Pointer of its value.
-//
-// It is the one entry point Unmarshal uses into the coercion core. An
-// object takes Schema.CoerceJSON's own walk (rawArgs), so that Unmarshal
-// decodes exactly what CoerceJSON writes; any other value takes the older
-// walk by edits (rawOne), until rawArgs reads values of every kind.
-func coerceRaw(o Options, data []byte, t *Type) (out []byte, report func(), err error) {
-	if o.MaxSize > 0 && len(data) > o.MaxSize {
-		// The call's limit, like the work budget's (walker.callLimit).
-		e := tooLong(o.MaxSize)
-		e.Value = json.RawMessage(data)
-		return data, nil, e
-	}
-	// One pass validates the text and fits it to t, as in CoerceJSON.
-	f := newFitter(o)
-	start, isObject := argsObject(data)
-	var end int
-	var ok bool
-	var werr *jsonwire.Error
-	if t.kind == typeObject && !t.keyed && o.editsKeys(t) && isObject {
-		// The fields are the parameters: fitted as CoerceJSON fits them,
-		// with the rules of names and nulls.
-		f.keyRules = &o
-		end, ok, werr = f.fitArgs(data, start, t)
-	} else {
-		end, ok, werr = f.fitRaw(data, start, t, 0)
-	}
-	if werr == nil {
-		werr = jsonwire.End(data, end)
-	}
-	if werr != nil {
-		if werr.Kind == jsonwire.Syntax {
-			if fixed, fixes, ok := o.repairNearJSON(data); ok {
-				strict := o
-				strict.StrictJSON = true
-				out, report, err := coerceRaw(strict, fixed, t)
-				if err != nil {
-					return data, nil, err
-				}
-				return out, func() {
-					o.reportNearJSON(data, t.String(), fixes)
-					report()
-				}, nil
-			}
-		}
-		return data, nil, rawFail(data, werr)
-	}
-	if ok {
-		countWork(f.work + len(data))
-		return data, noReport, nil
-	}
-	if f.keyEdits {
-		var changes []Change
-		collect := o
-		collect.OnChange = func(c Change) { changes = append(changes, c) }
-		if edited, ok := collect.editArgs(t, data, start); ok {
-			next := o
-			next.ExactNames, next.KeepNulls = true, true
-			out, report, err := coerceRaw(next, edited, t)
-			if err != nil {
-				return data, nil, err
-			}
-			return out, func() {
-				if o.OnChange != nil {
-					for _, c := range changes {
-						o.OnChange(c)
-					}
-				}
-				report()
-			}, nil
-		}
-	}
-	w := newWalker(o, f.work)
-	defer w.release()
-	w.budget += workPerByte * len(data)
-	w.scanned += len(data)
-	if t.kind == typeObject && isObject {
-		// An object, the usual case, takes CoerceJSON's own walk, so that
-		// Unmarshal decodes what CoerceJSON writes: the text of each
-		// parameter that converts written in its place, JSON text in a
-		// string written as it was sent when it fits (rawText).
-		var changes []Change
-		if o.OnChange != nil {
-			w.o.OnChange = func(c Change) { changes = append(changes, c) }
-		}
-		out, err := w.rawArgs(data, start, end, t)
-		switch {
-		case err != nil:
-			return data, nil, err
-		case changes == nil:
-			return out, noReport, nil
-		}
-		return out, func() {
-			for _, c := range changes {
-				o.OnChange(c)
-			}
-		}, nil
-	}
-	w.superseded, w.superKnown = w.supersededKeys(data[:end], start), true
-	_, r := w.rawOne(data, start, t, 0)
-	if w.limit != nil {
-		if w.stopAll {
-			return data, nil, w.callLimit(json.RawMessage(data))
-		}
-		e := *w.limit
-		e.Declared, e.Value = t.String(), json.RawMessage(data)
-		return data, nil, &e
-	}
-	switch r.state {
-	case failed:
-		return data, nil, render(w.failureOf(&r), "")
-	case fits:
-		return data, noReport, nil
-	}
-	out = make([]byte, 0, len(data)+len(data)/4+16)
-	out = append(out, data[:start]...)
-	if out, err = r.out.(*rawEdit).write(out, data, &w); err != nil {
-		return data, nil, err
-	}
-	out = append(out, data[end:]...)
-	if r.chg == nil {
-		return out, noReport, nil
-	}
-	// Only the changes and the callback are kept, not the walker: declared
-	// here, they cost an allocation only when there is something to report.
-	chg := r.chg
-	return out, func() {
-		rep := walker{o: Options{OnChange: o.OnChange}}
-		rep.report(chg, "")
-	}, nil
-}
-
-func noReport() {}

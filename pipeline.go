@@ -1,0 +1,191 @@
+package coerce
+
+import (
+	"encoding/json"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
+)
+
+// The pipeline over JSON text: CoerceJSON (the argument object of a
+// Schema) and Unmarshal (one value of any kind, against its Go type's
+// Type) run it alike, stage by stage:
+//
+//  1. limits: MaxSize on the text, before anything reads it;
+//  2. read: one pass validates the text and fits it (fitArgs, fitRaw);
+//  3. repair the text: near-JSON that does not parse is repaired, where it
+//     has one reading, and the repair goes through the pipeline again;
+//  4. edit keys: the rules of names and nulls rename and remove
+//     parameters, and the edited text goes through the pipeline again;
+//  5. convert: the walk over the text writes what converts.
+//
+// The stages a call has passed are internal flags (stage), never the
+// caller's options rewritten. The changes are collected and returned in
+// the order the walk reports them (renames and removals first, then the
+// conversions, each in path order); the caller delivers them. A call whose
+// near-JSON repair fails returns the text as sent and no change.
+
+// A stage is what the pipeline has done to a call's text, for the rules
+// that must not act twice.
+type stage uint8
+
+const (
+	keysEdited stage = 1 << iota // the rules of names and nulls have acted
+)
+
+// coerceText runs the pipeline on data against t: the text (data itself
+// when nothing converts), the changes made when o.OnChange is set, and the
+// error. args is CoerceJSON's reading: data must be an object (or null),
+// t is the parameters' type.
+func coerceText(o *Options, data []byte, t *Type, args bool) (out []byte, changes []Change, err error) {
+	if o.MaxSize > 0 && len(data) > o.MaxSize {
+		e := tooLong(o.MaxSize) // the call's limit, like the work budget's (walker.callLimit)
+		e.Value = json.RawMessage(data)
+		return data, nil, e
+	}
+	f := newFitter(*o)
+	start, isObject := argsObject(data)
+	if args && !isObject {
+		if string(trimSpace(data)) == "null" {
+			return data, nil, nil // no arguments: absence is a validator's business
+		}
+		end, werr := jsonwire.Skip(data, start, 0, f.maxDepth)
+		if werr == nil {
+			werr = jsonwire.End(data, end)
+		}
+		if werr != nil {
+			return repairText(o, data, t, args, werr)
+		}
+		return data, nil, &Error{Declared: "object", Value: json.RawMessage(data), Err: ErrKind}
+	}
+	object := isObject && (args || t.kind == typeObject)
+	var end int
+	var fits bool
+	var werr *jsonwire.Error
+	if object {
+		if o.editsKeys(t) {
+			f.keyRules = o
+		}
+		end, fits, werr = f.fitArgs(data, start, t)
+	} else {
+		end, fits, werr = f.fitRaw(data, start, t, 0)
+	}
+	if werr == nil {
+		werr = jsonwire.End(data, end)
+	}
+	switch {
+	case werr != nil:
+		return repairText(o, data, t, args, werr)
+	case fits:
+		countWork(f.work + len(data))
+		return data, nil, nil
+	case f.keyEdits:
+		if edited, edits, ok := o.editArgs(t, data, start); ok {
+			next := *o
+			next.stage |= keysEdited
+			out, changes, err := coerceText(&next, edited, t, args)
+			return out, append(edits, changes...), err
+		}
+	}
+
+	w := newWalker(*o, f.work)
+	defer w.release()
+	w.budget += workPerByte * len(data)
+	w.scanned += len(data)
+	var heard *collector // made only for a listener
+	if o.OnChange != nil {
+		heard = new(collector)
+		w.o.OnChange = heard.add
+	}
+	if object {
+		out, err = w.rawArgs(data, start, end, t)
+	} else {
+		out, err = w.rawValue(data, start, end, t)
+	}
+	if heard != nil {
+		changes = heard.list
+	}
+	return out, changes, err
+}
+
+// A collector keeps the changes a walk reports, for the caller to deliver.
+type collector struct{ list []Change }
+
+func (c *collector) add(ch Change) { c.list = append(c.list, ch) }
+
+// repairText is the stage of near-JSON: data does not parse (werr says
+// why); where near-JSON repair gives it one reading (an object, for
+// CoerceJSON), the repair goes through the pipeline, and the repair's
+// changes come first. Otherwise, or if the repaired text fails, data
+// comes back as sent, with no change.
+func repairText(o *Options, data []byte, t *Type, args bool, werr *jsonwire.Error) ([]byte, []Change, error) {
+	if werr.Kind != jsonwire.Syntax {
+		return data, nil, rawFail(data, werr)
+	}
+	fixed, fixes, ok := o.repairNearJSON(data)
+	if !ok {
+		return data, nil, rawFail(data, werr)
+	}
+	if _, isObject := argsObject(fixed); args && !isObject {
+		return data, nil, rawFail(data, werr)
+	}
+	out, inner, err := coerceText(o, fixed, t, args)
+	if err != nil {
+		return data, nil, err
+	}
+	var changes []Change
+	if o.OnChange != nil {
+		declared := "object"
+		if !args {
+			declared = t.String()
+		}
+		nearJSONRules(fixes, func(r Rule) {
+			changes = append(changes, Change{Declared: declared, Found: String, Preview: preview(string(data)), Rule: r})
+		})
+	}
+	return out, append(changes, inner...), nil
+}
+
+// rawValue is the walk of a value that is not an argument object (for
+// Unmarshal into a slice, a map, a scalar): the set walk over text
+// (rawOne), its edit written between the text's spaces.
+func (w *walker) rawValue(data []byte, start, end int, t *Type) ([]byte, error) {
+	w.superseded, w.superKnown = w.supersededKeys(data[:end], start), true
+	_, r := w.rawOne(data, start, t, 0)
+	if w.limit != nil {
+		if w.stopAll {
+			return data, w.callLimit(json.RawMessage(data))
+		}
+		e := *w.limit
+		e.Declared, e.Value = t.String(), json.RawMessage(data)
+		return data, &e
+	}
+	switch r.state {
+	case failed:
+		return data, render(w.failureOf(&r), "")
+	case fits:
+		return data, nil
+	}
+	out := make([]byte, 0, len(data)+len(data)/4+16)
+	out = append(out, data[:start]...)
+	out, err := r.out.(*rawEdit).write(out, data, w)
+	if err != nil {
+		return data, err
+	}
+	out = append(out, data[end:]...)
+	w.report(r.chg, "")
+	return out, nil
+}
+
+// deliver hands changes to OnChange, in order.
+func (o *Options) deliver(changes []Change) {
+	for _, c := range changes {
+		o.OnChange(c)
+	}
+}
+
+// rawFail is the error of argument text that is not valid JSON.
+func rawFail(args []byte, err *jsonwire.Error) error {
+	e := wireError(err)
+	e.Value = json.RawMessage(args)
+	return e
+}
