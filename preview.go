@@ -42,6 +42,19 @@ func preview(v any) string {
 	return ""
 }
 
+// Preview is the beginning of a value, on one line, for a log or a
+// message: a string's first PreviewLen bytes as they are (cut at a
+// character boundary), any other value's JSON text's, read from the
+// value's beginning and never encoded whole, however large or deep it is.
+// Line breaks, other control characters and the Unicode line separators
+// become spaces. It is what the integrations log of a value they reject.
+func Preview(v any) string {
+	if s, ok := v.(string); ok {
+		return oneLine(cut(s, PreviewLen))
+	}
+	return strings.TrimSuffix(previewJSON(v, PreviewLen), "...")
+}
+
 // previewJSON is the beginning of v's JSON text (keys sorted, HTML not
 // escaped, as the results are written), at most n bytes, cut at a
 // character boundary and marked "..." when cut. A value with no JSON

@@ -9,7 +9,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/coerce-go/coerce"
-	"github.com/coerce-go/coerce/internal/adapter"
+	"github.com/coerce-go/coerce/toolcall"
 )
 
 // Options configures the tools [Options.WrapTool] makes and the registries
@@ -158,7 +158,7 @@ func (c *coercer) unmarshal(ctx context.Context, input json.RawMessage, v any) e
 }
 
 func (c *coercer) reporter(ctx context.Context) func(coerce.Change) {
-	return adapter.ReportChanges(ctx, c.tool, c.opts.Coerce.OnChange, c.opts.OnChange, c.opts.Logger)
+	return toolcall.ReportChanges(ctx, c.tool, c.opts.Coerce.OnChange, c.opts.OnChange, c.opts.Logger)
 }
 
 func (c *coercer) fail(ctx context.Context, err error) {

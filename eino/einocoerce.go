@@ -16,7 +16,7 @@ import (
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 	"github.com/coerce-go/coerce"
-	"github.com/coerce-go/coerce/internal/adapter"
+	"github.com/coerce-go/coerce/toolcall"
 )
 
 // Options configure the coercion that [Options.Install] and [Options.Wrap]
@@ -286,8 +286,8 @@ func (c *core) coerce(ctx context.Context, args string) call {
 	if k.schema == nil {
 		return call{args: args}
 	}
-	l := adapter.Listeners{Inner: k.opts.OnChange, OnChange: c.opts.OnChange, OnError: c.opts.OnError, Logger: c.opts.Logger}
-	o, changes := adapter.Collect(k.opts, c.opts.NoticeRepairs || l.Hears(ctx))
+	l := toolcall.Listeners{Inner: k.opts.OnChange, OnChange: c.opts.OnChange, OnError: c.opts.OnError, Logger: c.opts.Logger}
+	o, changes := toolcall.Collect(k.opts, c.opts.NoticeRepairs || l.Hears(ctx))
 	s := k.schema
 	if changes != nil {
 		s = s.WithOptions(o)
@@ -301,7 +301,7 @@ func (c *core) coerce(ctx context.Context, args string) call {
 	}
 	if err != nil {
 		l.Rejected(ctx, k.name, err)
-		if !c.opts.KeepSDKErrors && adapter.Arguments(err) {
+		if !c.opts.KeepSDKErrors && toolcall.Arguments(err) {
 			return call{args: args, reject: k.schema.Feedback(err)}
 		}
 	}
@@ -310,7 +310,7 @@ func (c *core) coerce(ctx context.Context, args string) call {
 		res.args = string(out) // CoerceJSON returns its input when it changed nothing
 	}
 	if changes != nil && len(*changes) > 0 {
-		adapter.TextPreviews(*changes, out)
+		toolcall.TextPreviews(*changes, out)
 		l.Repaired(ctx, k.name, *changes)
 		if c.opts.NoticeRepairs {
 			res.notice = coerce.Notice(*changes)
@@ -324,7 +324,7 @@ func (c *core) fail(ctx context.Context, k *compiled, err error) {
 	if k != nil {
 		name = k.name
 	}
-	adapter.Listeners{OnError: c.opts.OnError, Logger: c.opts.Logger}.Rejected(ctx, name, err)
+	toolcall.Listeners{OnError: c.opts.OnError, Logger: c.opts.Logger}.Rejected(ctx, name, err)
 }
 
 // blank reports whether args is empty or JSON whitespace only.

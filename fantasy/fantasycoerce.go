@@ -12,7 +12,7 @@ import (
 	"charm.land/fantasy"
 	"charm.land/fantasy/jsonrepair"
 	"github.com/coerce-go/coerce"
-	"github.com/coerce-go/coerce/internal/adapter"
+	"github.com/coerce-go/coerce/toolcall"
 )
 
 // Options configures the tools and the repair hook this package makes. The
@@ -245,7 +245,7 @@ func rewriteMaps(s any) (any, bool) {
 // coerceInput returns input coerced to schema, reporting the changes once
 // the result is certain and what could not be converted.
 func (o Options) coerceInput(ctx context.Context, schema *coerce.Schema, name, input string) string {
-	report := adapter.ReportChanges(ctx, name, o.Coerce.OnChange, o.OnChange, o.Logger)
+	report := toolcall.ReportChanges(ctx, name, o.Coerce.OnChange, o.OnChange, o.Logger)
 	var changes []coerce.Change
 	if report != nil {
 		co := o.Coerce
@@ -375,7 +375,7 @@ func (o Options) unwrapInput(ctx context.Context, name, input string, required [
 	if err != nil {
 		return "", false, nil
 	}
-	if report := adapter.ReportChanges(ctx, name, o.Coerce.OnChange, o.OnChange, o.Logger); report != nil {
+	if report := toolcall.ReportChanges(ctx, name, o.Coerce.OnChange, o.OnChange, o.Logger); report != nil {
 		report(change)
 	}
 	return string(out), true, nil
@@ -383,7 +383,7 @@ func (o Options) unwrapInput(ctx context.Context, name, input string, required [
 
 // reportError hands err to OnError and logs each value that could not be
 // repaired at warn level, with the attributes every integration uses
-// (internal/adapter).
+// (package toolcall).
 func (o Options) reportError(ctx context.Context, name string, err error) {
-	adapter.Listeners{OnError: o.OnError, Logger: o.Logger}.Rejected(ctx, name, err)
+	toolcall.Listeners{OnError: o.OnError, Logger: o.Logger}.Rejected(ctx, name, err)
 }

@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/coerce-go/coerce"
-	"github.com/coerce-go/coerce/internal/adapter"
+	"github.com/coerce-go/coerce/toolcall"
 	"github.com/firebase/genkit/go/ai"
 )
 
@@ -196,13 +196,13 @@ func (r *repairer) input(ctx context.Context, tools []*ai.ToolDefinition, req *a
 	if i < 0 || tools[i].InputSchema == nil {
 		return nil, false, ""
 	}
-	l := adapter.Listeners{Inner: r.o.Coerce.OnChange, OnChange: r.o.OnChange, OnError: r.o.OnError, Logger: r.o.Logger}
+	l := toolcall.Listeners{Inner: r.o.Coerce.OnChange, OnChange: r.o.OnChange, OnError: r.o.OnError, Logger: r.o.Logger}
 	ts := r.schema(req.Name, tools[i].InputSchema)
 	if ts.err != nil {
 		l.Rejected(ctx, req.Name, ts.err)
 		return nil, false, ""
 	}
-	o, changes := adapter.Collect(r.o.Coerce, r.o.NoticeRepairs || l.Hears(ctx))
+	o, changes := toolcall.Collect(r.o.Coerce, r.o.NoticeRepairs || l.Hears(ctx))
 	s := ts.schema
 	if changes != nil {
 		s = s.WithOptions(o)
@@ -222,7 +222,7 @@ func (r *repairer) input(ctx context.Context, tools []*ai.ToolDefinition, req *a
 	}
 	if err != nil {
 		l.Rejected(ctx, req.Name, err)
-		if !r.o.KeepSDKErrors && adapter.Arguments(err) {
+		if !r.o.KeepSDKErrors && toolcall.Arguments(err) {
 			return nil, false, ts.schema.Feedback(err)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 	"weak"
 
 	"github.com/coerce-go/coerce"
-	"github.com/coerce-go/coerce/internal/adapter"
+	"github.com/coerce-go/coerce/toolcall"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -219,7 +219,7 @@ func (c *ClientSession) perCall(ctx context.Context, tool string, schema *coerce
 	if c.opts.OnChange == nil && c.opts.Logger == nil {
 		return schema
 	}
-	if o.OnChange = adapter.ReportChanges(ctx, tool, o.OnChange, c.opts.OnChange, c.opts.Logger); o.OnChange == nil {
+	if o.OnChange = toolcall.ReportChanges(ctx, tool, o.OnChange, c.opts.OnChange, c.opts.Logger); o.OnChange == nil {
 		return schema
 	}
 	return schema.WithOptions(o)
@@ -240,9 +240,9 @@ func (c *ClientSession) fail(ctx context.Context, tool string, err error) {
 // failArguments reports the arguments that could not be repaired (err
 // joins one *coerce.Error per argument) as every integration does: to
 // OnError, and to the Logger at warn level with the attributes of
-// internal/adapter.
+// package toolcall.
 func (c *ClientSession) failArguments(ctx context.Context, tool string, err error) {
-	adapter.Listeners{OnError: c.opts.OnError, Logger: c.opts.Logger}.Rejected(ctx, tool, err)
+	toolcall.Listeners{OnError: c.opts.OnError, Logger: c.opts.Logger}.Rejected(ctx, tool, err)
 }
 
 // protocolWithTTL is the first protocol version whose list results carry

@@ -459,7 +459,7 @@ func TestClientReports(t *testing.T) {
 	if len(records) != 4 {
 		t.Fatalf("%d records:\n%s", len(records), logs.String())
 	}
-	// The attributes every integration logs a rejection with (internal/adapter).
+	// The attributes every integration logs a rejection with (package toolcall).
 	warn := records[3]
 	if warn["level"] != "WARN" || warn["tool"] != "tag" || !reflect.DeepEqual(warn["rejection"], map[string]any{
 		"path": "/count", "declared": "integer", "found": "string", "preview": "two", "rule": "syntax",

@@ -10,7 +10,7 @@ import (
 
 	"github.com/coerce-go/coerce"
 	"github.com/coerce-go/coerce/gosdk"
-	"github.com/coerce-go/coerce/internal/adapter"
+	"github.com/coerce-go/coerce/toolcall"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -67,7 +67,7 @@ func TestCallAttributedToClientInMeta(t *testing.T) {
 
 // clientOf is the client in a listener's context, as the log writes it.
 func clientOf(ctx context.Context) string {
-	name, version, _ := adapter.Client(ctx)
+	name, version, _ := toolcall.Client(ctx)
 	if version == "" {
 		return "client.name=" + name
 	}

@@ -8,7 +8,7 @@ import (
 	"slices"
 
 	"github.com/coerce-go/coerce"
-	"github.com/coerce-go/coerce/internal/adapter"
+	"github.com/coerce-go/coerce/toolcall"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -152,7 +152,7 @@ func (c *coercer) call(ctx context.Context, call *mcp.CallToolRequest, next mcp.
 		l.Rejected(ctx, tool, err)
 		return next(ctx, methodCallTool, call)
 	}
-	o, changes := adapter.Collect(c.opts.Coerce, c.opts.NoticeRepairs || l.Hears(ctx))
+	o, changes := toolcall.Collect(c.opts.Coerce, c.opts.NoticeRepairs || l.Hears(ctx))
 	s := schema
 	if changes != nil {
 		s = schema.WithOptions(o)
@@ -160,7 +160,7 @@ func (c *coercer) call(ctx context.Context, call *mcp.CallToolRequest, next mcp.
 	args, err := s.CoerceJSON(call.Params.Arguments)
 	if err != nil {
 		l.Rejected(ctx, tool, err)
-		if !c.opts.KeepSDKErrors && adapter.Arguments(err) {
+		if !c.opts.KeepSDKErrors && toolcall.Arguments(err) {
 			return feedback(schema, err), nil
 		}
 	}
@@ -177,7 +177,7 @@ func (c *coercer) call(ctx context.Context, call *mcp.CallToolRequest, next mcp.
 		}
 	}
 	if changes != nil {
-		adapter.TextPreviews(*changes, args)
+		toolcall.TextPreviews(*changes, args)
 		l.Repaired(ctx, tool, *changes)
 	}
 	if !sameBytes(args, call.Params.Arguments) {
@@ -214,8 +214,8 @@ func feedback(schema *coerce.Schema, err error) *mcp.CallToolResult {
 // listeners are the options' listeners for one call, with the client's
 // name and version: those the request's _meta names (MCP 2026-07-28,
 // SEP-2575), else those of the session's initialize request.
-func (c *coercer) listeners(call *mcp.CallToolRequest) adapter.Listeners {
-	return adapter.Listeners{
+func (c *coercer) listeners(call *mcp.CallToolRequest) toolcall.Listeners {
+	return toolcall.Listeners{
 		Inner:    c.opts.Coerce.OnChange,
 		OnChange: c.opts.OnChange,
 		OnError:  c.opts.OnError,

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/coerce-go/coerce"
-	"github.com/coerce-go/coerce/internal/adapter"
+	"github.com/coerce-go/coerce/toolcall"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -167,7 +167,7 @@ func (c *Client) coerce(ctx context.Context, tool string, args any) any {
 // nobody listens.
 func (c *Client) perCall(ctx context.Context, tool string, schema *coerce.Schema) *coerce.Schema {
 	o := c.opts.Coerce
-	if o.OnChange = adapter.ReportChanges(ctx, tool, o.OnChange, c.opts.OnChange, c.opts.Logger); o.OnChange == nil {
+	if o.OnChange = toolcall.ReportChanges(ctx, tool, o.OnChange, c.opts.OnChange, c.opts.Logger); o.OnChange == nil {
 		return schema
 	}
 	return schema.WithOptions(o)
@@ -188,9 +188,9 @@ func (c *Client) fail(ctx context.Context, tool string, err error) {
 // failArguments reports the arguments that could not be repaired (err
 // joins one *coerce.Error per argument) as every integration does: to
 // OnError, and to the Logger at warn level with the attributes of
-// internal/adapter.
+// package toolcall.
 func (c *Client) failArguments(ctx context.Context, tool string, err error) {
-	adapter.Listeners{OnError: c.opts.OnError, Logger: c.opts.Logger}.Rejected(ctx, tool, err)
+	toolcall.Listeners{OnError: c.opts.OnError, Logger: c.opts.Logger}.Rejected(ctx, tool, err)
 }
 
 // sameBytes reports whether a and b are the same slice: CoerceJSON returns

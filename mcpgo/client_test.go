@@ -442,7 +442,7 @@ func TestClientReports(t *testing.T) {
 	if len(records) != 4 {
 		t.Fatalf("%d records:\n%s", len(records), logs.String())
 	}
-	// The attributes every integration logs a rejection with (internal/adapter).
+	// The attributes every integration logs a rejection with (package toolcall).
 	warn := records[3]
 	e, _ := warn["rejection"].(map[string]any)
 	if warn["level"] != "WARN" || warn["tool"] != "tag" || e["path"] != "/count" || e["declared"] != "integer" || e["found"] != "string" || e["rule"] != "syntax" || e["preview"] != "two" {

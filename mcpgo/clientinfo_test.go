@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/coerce-go/coerce"
-	"github.com/coerce-go/coerce/internal/adapter"
+	"github.com/coerce-go/coerce/toolcall"
 	"github.com/coerce-go/coerce/mcpgo"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -27,7 +27,7 @@ func TestCallAttributedToClientInMeta(t *testing.T) {
 	var got []heard
 	hear := func(listener string) func(ctx context.Context) {
 		return func(ctx context.Context) {
-			name, _, _ := adapter.Client(ctx)
+			name, _, _ := toolcall.Client(ctx)
 			mu.Lock()
 			got = append(got, heard{listener, name})
 			mu.Unlock()

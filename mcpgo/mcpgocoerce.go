@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"github.com/coerce-go/coerce"
-	"github.com/coerce-go/coerce/internal/adapter"
+	"github.com/coerce-go/coerce/toolcall"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -138,7 +138,7 @@ func (c *coercer) beforeCallTool(ctx context.Context, _ any, req *mcp.CallToolRe
 		return // unknown tool or no schema: the server answers for it
 	}
 
-	o, changes := adapter.Collect(c.opts.Coerce, c.opts.NoticeRepairs || l.Hears(ctx))
+	o, changes := toolcall.Collect(c.opts.Coerce, c.opts.NoticeRepairs || l.Hears(ctx))
 	s := schema
 	if changes != nil {
 		s = schema.WithOptions(o)
@@ -147,7 +147,7 @@ func (c *coercer) beforeCallTool(ctx context.Context, _ any, req *mcp.CallToolRe
 	err = c.coerce(s, &p)
 	if err != nil {
 		l.Rejected(ctx, name, err)
-		if !c.opts.KeepSDKErrors && adapter.Arguments(err) {
+		if !c.opts.KeepSDKErrors && toolcall.Arguments(err) {
 			// The request is left as it came, marked: the middleware
 			// answers it, or, if the server's validator answers first,
 			// afterCallTool puts the feedback in its place.
@@ -169,7 +169,7 @@ func (c *coercer) beforeCallTool(ctx context.Context, _ any, req *mcp.CallToolRe
 	}
 	req.Params = p
 	if changes != nil && len(*changes) > 0 {
-		adapter.TextPreviews(*changes, p.RawArguments)
+		toolcall.TextPreviews(*changes, p.RawArguments)
 		l.Repaired(ctx, name, *changes)
 		if c.opts.NoticeRepairs {
 			if notice := coerce.Notice(*changes); notice != "" {
@@ -258,8 +258,8 @@ func (c *coercer) afterCallTool(ctx context.Context, _ any, req *mcp.CallToolReq
 // listeners are the options' listeners, with the client's name and
 // version: those the request's _meta names (MCP 2026-07-28, SEP-2575),
 // else the session's.
-func (c *coercer) listeners() adapter.Listeners {
-	return adapter.Listeners{
+func (c *coercer) listeners() toolcall.Listeners {
+	return toolcall.Listeners{
 		Inner:    c.opts.Coerce.OnChange,
 		OnChange: c.opts.OnChange,
 		OnError:  c.opts.OnError,

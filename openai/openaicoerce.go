@@ -8,7 +8,7 @@ import (
 	"log/slog"
 
 	"github.com/coerce-go/coerce"
-	"github.com/coerce-go/coerce/internal/adapter"
+	"github.com/coerce-go/coerce/toolcall"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 )
@@ -180,7 +180,7 @@ func (r *registry) unmarshal(ctx context.Context, n name, arguments string, v an
 }
 
 func (r *registry) reporter(ctx context.Context, n name) func(coerce.Change) {
-	return adapter.ReportChanges(ctx, n.String(), r.opts.Coerce.OnChange, r.opts.OnChange, r.opts.Logger)
+	return toolcall.ReportChanges(ctx, n.String(), r.opts.Coerce.OnChange, r.opts.OnChange, r.opts.Logger)
 }
 
 func (r *registry) fail(ctx context.Context, n name, err error) {

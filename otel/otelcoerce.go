@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/coerce-go/coerce"
-	"github.com/coerce-go/coerce/internal/adapter"
+	"github.com/coerce-go/coerce/toolcall"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
 )
@@ -98,14 +98,14 @@ func (m *Metrics) OnError(ctx context.Context, tool string, err error) {
 		return
 	}
 	m.rejectedCalls.Add(ctx, 1, metric.WithAttributes(m.attrs(ctx, tool)...))
-	for _, e := range adapter.Errors(err) {
-		m.rejections.Add(ctx, 1, metric.WithAttributes(m.attrs(ctx, tool, RuleKey.String(adapter.Reason(e)))...))
+	for _, e := range toolcall.Errors(err) {
+		m.rejections.Add(ctx, 1, metric.WithAttributes(m.attrs(ctx, tool, RuleKey.String(toolcall.Reason(e)))...))
 	}
 }
 
 func (m *Metrics) attrs(ctx context.Context, tool string, more ...attribute.KeyValue) []attribute.KeyValue {
 	out := append([]attribute.KeyValue{ToolKey.String(cut(tool, maxToolLen))}, more...)
-	if name, version, ok := adapter.Client(ctx); ok {
+	if name, version, ok := toolcall.Client(ctx); ok {
 		name, version = m.client(name, version)
 		out = append(out, ClientNameKey.String(name), ClientVersionKey.String(version))
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/coerce-go/coerce"
 	"github.com/coerce-go/coerce/gosdk"
-	"github.com/coerce-go/coerce/internal/adapter"
+	"github.com/coerce-go/coerce/toolcall"
 	"github.com/coerce-go/coerce/otel"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
@@ -144,7 +144,7 @@ func TestInvalidUTF8NamesExportOverOTLP(t *testing.T) {
 		{"count", strings.Repeat("é", 31) + "\xc3\xa9\xe2", "\xed\xa0\x80"}, // a cut rune after 62 bytes; a UTF-16 surrogate
 		{"co\xfeunt" + strings.Repeat("x", 200), "\x80\x80\x80", ""},
 	} {
-		ctx := adapter.WithClient(context.Background(), c.name, c.version)
+		ctx := toolcall.WithClient(context.Background(), c.name, c.version)
 		m.OnChange(ctx, c.tool, coerce.Change{Rule: coerce.NumberFromText})
 		m.OnError(ctx, c.tool, coerce.ErrKind)
 	}

@@ -1,10 +1,24 @@
-// Package adapter is what every integration of this repository does the
-// same way around a tool call: hand each repair and each rejection to the
-// user's listeners and logger, with the same log attributes everywhere,
-// the MCP client's name and version in the context, and the feedback a
-// model reads when its call is refused. It is internal: integrations in
-// this repository use it; users see it through their Options.
-package adapter
+// Package toolcall is what an integration of coerce does around one tool
+// call, the same way in every framework: hand each repair and each
+// rejection to the user's listeners and logger, with the same log
+// attributes everywhere; carry the MCP client's name and version in the
+// call's context; label each failure by its rule; and tell whether an
+// error is the model's to fix. The integration modules of this repository
+// (mcpgo, gosdk, eino, genkit, fantasy, openai, anthropic, otel) use it,
+// and an integration written elsewhere can too: it is the core's public
+// API, versioned with it, so that an integration built against one
+// version of the core builds against every later one.
+//
+//	l := toolcall.Listeners{OnChange: opts.OnChange, OnError: opts.OnError, Logger: opts.Logger}
+//	o, changes := toolcall.Collect(opts.Coerce, l.Hears(ctx))
+//	out, err := schema.WithOptions(o).CoerceJSON(args)
+//	if err != nil {
+//		l.Rejected(ctx, tool, err)
+//	}
+//	if changes != nil {
+//		l.Repaired(ctx, tool, *changes)
+//	}
+package toolcall
 
 import (
 	"context"
@@ -13,7 +27,6 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/coerce-go/coerce"
 )
@@ -223,27 +236,9 @@ func Found(v any) string {
 	return "other"
 }
 
-// Preview is the beginning of a value found, at most coerce.PreviewLen
-// bytes (cut at a character boundary): its text for a string, its JSON
-// text for anything else.
-func Preview(v any) string {
-	s, ok := v.(string)
-	if !ok {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return ""
-		}
-		s = string(b)
-	}
-	if len(s) <= coerce.PreviewLen {
-		return s
-	}
-	n := coerce.PreviewLen
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
+// Preview is the beginning of a value found, as coerce.Preview gives it:
+// at most coerce.PreviewLen bytes, read from the value's beginning.
+func Preview(v any) string { return coerce.Preview(v) }
 
 // TextPreviews fills in the Preview of each change that wrote an object or
 // array as JSON text and has none (coercion of JSON text does not keep
