@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/coerce-go/coerce"
-	"github.com/coerce-go/coerce/toolcall"
 	"github.com/coerce-go/coerce/mcpgo"
+	"github.com/coerce-go/coerce/toolcall"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"

@@ -14,8 +14,8 @@ import (
 
 	"github.com/coerce-go/coerce"
 	"github.com/coerce-go/coerce/gosdk"
-	"github.com/coerce-go/coerce/toolcall"
 	"github.com/coerce-go/coerce/otel"
+	"github.com/coerce-go/coerce/toolcall"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
