@@ -352,15 +352,14 @@ func (o *Options) repairNearJSON(text []byte) ([]byte, nearjson.Fixes, bool) {
 	return out, fixes, true
 }
 
-// reportNearJSON hands o.OnChange a change for each fix of near-JSON
-// argument text (at the root of the arguments).
-func (o *Options) reportNearJSON(text []byte, declared string, fixes nearjson.Fixes) {
-	if o.OnChange == nil {
-		return
-	}
+// nearJSONChanges are the changes of a near-JSON repair of argument text
+// (at the root of the arguments, declared as given): one per fix.
+func nearJSONChanges(text []byte, declared string, fixes nearjson.Fixes) []Change {
+	var changes []Change
 	nearJSONRules(fixes, func(r Rule) {
-		o.OnChange(Change{Declared: declared, Found: String, Preview: preview(string(text)), Rule: r})
+		changes = append(changes, Change{Declared: declared, Found: String, Preview: preview(string(text)), Rule: r})
 	})
+	return changes
 }
 
 // textKind is the failure of JSON text of shape sh for object or array

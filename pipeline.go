@@ -132,17 +132,14 @@ func repairText(o *Options, data []byte, t *Type, args bool, werr *jsonwire.Erro
 	if err != nil {
 		return data, nil, err
 	}
-	var changes []Change
-	if o.OnChange != nil {
-		declared := "object"
-		if !args {
-			declared = t.String()
-		}
-		nearJSONRules(fixes, func(r Rule) {
-			changes = append(changes, Change{Declared: declared, Found: String, Preview: preview(string(data)), Rule: r})
-		})
+	if o.OnChange == nil {
+		return out, nil, nil
 	}
-	return out, append(changes, inner...), nil
+	declared := "object"
+	if !args {
+		declared = t.String()
+	}
+	return out, append(nearJSONChanges(data, declared, fixes), inner...), nil
 }
 
 // rawValue is the walk of a value that is not an argument object (for

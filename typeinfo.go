@@ -45,15 +45,3 @@ func (t *Type) Properties() []string {
 	sort.Strings(names)
 	return names
 }
-
-// hasPatterns reports whether an object type matches names by
-// patternProperties: a name it does not declare may still be allowed.
-func (t *Type) hasPatterns() bool {
-	return t != nil && t.kind == typeObject && t.patterns != nil
-}
-
-// declares reports whether an object type declares the property name.
-func (t *Type) declares(name string) bool {
-	_, ok := t.props[name]
-	return ok
-}
