@@ -41,7 +41,8 @@ func (s *Schema) Check(args map[string]any) error {
 }
 
 // CheckJSON is Check for arguments as JSON text, read as CoerceJSON reads
-// them (jsonwire, within MaxDepth and MaxSize). JSON null is no arguments,
+// them (jsonwire, within MaxDepth and MaxSize, near-JSON repaired where it
+// has one reading). JSON null is no arguments,
 // as for CoerceJSON: the required ones are missing. Text that is not valid
 // JSON, or not an object, is returned as the error CoerceJSON gives it.
 func (s *Schema) CheckJSON(args []byte) error {
@@ -63,6 +64,15 @@ func (s *Schema) CheckJSON(args []byte) error {
 		}
 	}
 	v, err := decodeJSON(args, true, s.opts.maxDepth())
+	if err != nil && errors.Is(err, ErrSyntax) {
+		// Near-JSON, read as CoerceJSON reads it (repairNearJSON).
+		switch fixed, _, ok, cut := s.opts.repairNearJSON(args); {
+		case cut:
+			err = truncated()
+		case ok:
+			v, err = decodeJSON(fixed, true, s.opts.maxDepth())
+		}
+	}
 	if err != nil {
 		e := *err.(*Error)
 		e.Value = json.RawMessage(args)

@@ -13,7 +13,7 @@ import (
 func wireError(e *jsonwire.Error) *Error {
 	var sentinel error
 	switch e.Kind {
-	case jsonwire.Syntax:
+	case jsonwire.Syntax, jsonwire.Truncated:
 		sentinel = ErrSyntax
 	case jsonwire.Depth:
 		sentinel = ErrLimit
@@ -25,11 +25,25 @@ func wireError(e *jsonwire.Error) *Error {
 	return &Error{Err: sentinel, Detail: e.Msg, Offset: e.Offset}
 }
 
+// textError is wireError for an error in reading text, which knows the
+// text: text that ends inside a value it began is cut off (ErrTruncated),
+// not malformed; text with no value at all is malformed.
+func textError[T jsonwire.Text](e *jsonwire.Error, text T) *Error {
+	err := wireError(e)
+	if e.Kind == jsonwire.Truncated && len(trimSpace(text)) > 0 {
+		err.Err, err.Detail = ErrTruncated, truncatedDetail
+	}
+	return err
+}
+
+// truncatedDetail is the Detail of every ErrTruncated.
+const truncatedDetail = "the text ends inside a value"
+
 // decodeJSON is jsonwire.Decode with its error as an *Error.
 func decodeJSON[T jsonwire.Text](data T, useNumber bool, maxDepth int) (any, error) {
 	v, err := jsonwire.Decode(data, useNumber, maxDepth)
 	if err != nil {
-		return nil, wireError(err)
+		return nil, textError(err, data)
 	}
 	return v, nil
 }

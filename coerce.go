@@ -130,15 +130,8 @@ func (o Options) plainText(s string, t *Type) (any, error) {
 		e.Declared, e.Value = t.String(), s
 		return s, e
 	}
-	val, err := decodeJSON(text, o.UseNumber, o.maxDepth())
-	if err != nil && !o.StrictJSON && errors.Is(err, ErrSyntax) {
-		// Near-JSON, as walker.parseText repairs it.
-		if rsh, repaired, more := nearJSON(&o, text); rsh == sh {
-			if v, rerr := decodeJSON(repaired, o.UseNumber, o.maxDepth()); rerr == nil {
-				val, err, fixes = v, nil, fixes|more
-			}
-		}
-	}
+	val, more, err := readText(&o, text, sh, func(s string) (any, error) { return decodeJSON(s, o.UseNumber, o.maxDepth()) })
+	fixes |= more
 	if err != nil {
 		e := *err.(*Error)
 		e.Declared, e.Value = t.String(), s

@@ -3,10 +3,11 @@ package coerce
 import (
 	"encoding/json"
 	"errors"
-	"github.com/coerce-go/coerce/internal/nearjson"
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/coerce-go/coerce/internal/nearjson"
 )
 
 // The conversions of single values: scalars to scalars, JSON text to
@@ -252,7 +253,11 @@ func jsonText(o *Options, s string) (sh shape, text string, rule Rule, fixes nea
 		if o.MaxSize > 0 && len(text) > o.MaxSize {
 			return shapeNone, trimSpace(s), 0, 0, refused(tooLong(o.MaxSize))
 		}
-		if sh, text, fixes = nearJSON(o, text); sh == shapeNone {
+		var cut bool
+		if sh, text, fixes, cut = nearJSON(o, text); sh == shapeNone {
+			if cut {
+				return sh, trimSpace(s), 0, 0, refused(truncated())
+			}
 			return sh, trimSpace(s), 0, 0, refused(notJSONText)
 		}
 		return sh, text, JSONText, fixes, conversion{}
@@ -290,7 +295,7 @@ func (o *Options) noJSONText(s string) bool {
 // it, and a bracket somewhere. Prose is told apart by its ends, in
 // constant time.
 func nearJSONAround[T ~string | ~[]byte](text T) bool {
-	if len(text) < 2 {
+	if len(text) == 0 {
 		return false
 	}
 	switch first, last := text[0], text[len(text)-1]; {
@@ -304,52 +309,72 @@ func nearJSONAround[T ~string | ~[]byte](text T) bool {
 	return false
 }
 
-// parseText parses the JSON text of shape sh that a string holds, and
-// where it is not JSON, the JSON near-JSON repair makes of it (the rule of
-// Options.repairNearJSON), with the fixes made.
+// parseText parses the JSON text of shape sh that a string holds, by the
+// one reading of such text (readText), within the walker's limits.
 func (w *walker) parseText(text string, sh shape, depth int) (any, nearjson.Fixes, error) {
-	val, err := w.parseString(text, depth)
-	if err == nil || w.o.StrictJSON || !errors.Is(err, ErrSyntax) {
+	return readText(&w.o, text, sh, func(s string) (any, error) { return w.parseString(s, depth) })
+}
+
+// readText is the one reading of the JSON text of shape sh that a string
+// holds: parsed, and where it is not JSON, the JSON that near-JSON repair
+// makes of it (the rule of Options.repairNearJSON), with the fixes made.
+// Text cut off inside a value, JSON or near-JSON, is ErrTruncated.
+func readText(o *Options, text string, sh shape, parse func(string) (any, error)) (any, nearjson.Fixes, error) {
+	val, err := parse(text)
+	if err == nil || o.StrictJSON || !errors.Is(err, ErrSyntax) {
 		return val, 0, err
 	}
-	rsh, repaired, fixes := nearJSON(&w.o, text)
-	if rsh != sh {
+	rsh, repaired, fixes, cut := nearJSON(o, text)
+	switch {
+	case cut:
+		return nil, 0, truncated()
+	case rsh != sh:
 		return nil, 0, err
 	}
-	if val, rerr := w.parseString(repaired, depth); rerr == nil {
+	if val, rerr := parse(repaired); rerr == nil {
 		return val, fixes, nil
 	}
 	return nil, 0, err
 }
 
+// truncated is the error of text cut off inside a value.
+func truncated() *Error { return &Error{Err: ErrTruncated, Detail: truncatedDetail} }
+
 // nearJSON repairs text that is almost JSON (see package nearjson): the
 // shape and text of the JSON it stands for, and the fixes made; shapeNone
 // where its reading is not certain, which leaves the text as it was, to
-// fail as JSON text does.
-func nearJSON(o *Options, text string) (shape, string, nearjson.Fixes) {
-	out, fixes, ok := o.repairNearJSON([]byte(text))
+// fail as JSON text does, and cut where it ends inside a value.
+func nearJSON(o *Options, text string) (sh shape, repaired string, fixes nearjson.Fixes, cut bool) {
+	out, fixes, ok, cut := o.repairNearJSON([]byte(text))
 	if !ok {
-		return shapeNone, text, 0
+		return shapeNone, text, 0, cut
 	}
-	sh, repaired := sniffPlain(string(out))
-	return sh, repaired, fixes
+	sh, repaired = sniffPlain(string(out))
+	return sh, repaired, fixes, false
 }
 
 // repairNearJSON is the one rule of near-JSON repair, for JSON text in a
 // string and for whole argument text: the JSON text, and true, where the
 // reading of text is certain and the options allow it.
-func (o *Options) repairNearJSON(text []byte) ([]byte, nearjson.Fixes, bool) {
+//
+// cut reports text that ends inside a value it began (nearjson's
+// Truncated): it is never repaired, and is ErrTruncated to the caller.
+func (o *Options) repairNearJSON(text []byte) (out []byte, fixes nearjson.Fixes, ok, cut bool) {
 	if o.StrictJSON {
-		return nil, 0, false
+		return nil, 0, false, false
 	}
 	out, fixes, err := nearjson.Repair(text, nearjson.Limits{MaxDepth: o.maxDepth()})
-	if err != nil || fixes == 0 || fixes&nearjson.ControlCharacter != 0 {
+	if err != nil {
+		var ne *nearjson.Error
+		return nil, 0, false, errors.As(err, &ne) && ne.Truncated
+	}
+	if fixes == 0 || fixes&nearjson.ControlCharacter != 0 {
 		// A raw control character in a string stays an error, as in JSON
 		// text (README, Hostile input): near-JSON is what models write for
 		// Python, and none writes a raw NUL or tab on purpose.
-		return nil, 0, false
+		return nil, 0, false, false
 	}
-	return out, fixes, true
+	return out, fixes, true, false
 }
 
 // nearJSONChanges are the changes of a near-JSON repair of argument text

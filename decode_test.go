@@ -128,8 +128,8 @@ func TestTruncatedArguments(t *testing.T) {
 		}
 		_, err = s.CoerceJSON([]byte(c.args))
 		var e *Error
-		if !errors.As(err, &e) || !errors.Is(err, ErrSyntax) || e.Offset != len(c.args) {
-			t.Errorf("CoerceJSON(%s): %v, want a syntax error at offset %d", c.args, err, len(c.args))
+		if !errors.As(err, &e) || !errors.Is(err, ErrTruncated) || e.Offset != len(c.args) {
+			t.Errorf("CoerceJSON(%s): %v, want ErrTruncated at offset %d", c.args, err, len(c.args))
 		}
 	}
 }

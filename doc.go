@@ -97,8 +97,10 @@
 //
 // Every error is an [*Error], or several joined with [errors.Join] in the
 // order of their paths (the first 100), each with the JSON Pointer of the
-// failing value, the declared type, the value found, and one of eight
+// failing value, the declared type, the value found, and one of nine
 // sentinels for [errors.Is]: [ErrSyntax] (text that does not parse),
+// [ErrTruncated] (text cut off inside a value: by a model's output limit
+// or a broken stream; never repaired or closed, from every entry point),
 // [ErrKind] (a value of a kind that cannot become the type), [ErrPrecision]
 // (5.5 for an integer, 1e400 for a number), [ErrUnknownType] (a declaration
 // this package cannot read), [ErrLimit] (MaxDepth, MaxSize or MaxWork), and,

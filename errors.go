@@ -38,6 +38,12 @@ var (
 	// ErrEnum: a value that is not one of those an enum or const allows.
 	// Only Schema.Check reports it: coercion leaves values to a validator.
 	ErrEnum = errors.New("not an allowed value")
+	// ErrTruncated: JSON text, or near-JSON text, that ends inside a value
+	// it began (a string, array or object left open, a literal or number
+	// cut): the call was cut off, by a model's output limit or a broken
+	// stream. It is never repaired or closed, whatever it would parse to,
+	// and every entry point says it alike, never ErrSyntax.
+	ErrTruncated = errors.New("cut off")
 )
 
 // Error reports a value that could not be converted to its declared type.

@@ -144,6 +144,26 @@ func (s *Schema) describe(b *strings.Builder, e *Error) {
 		b.WriteString(". Example: ")
 		b.WriteString(exampleText(t, e.Value))
 		return
+	case errors.Is(e.Err, ErrTruncated):
+		// Cut off by an output limit or a broken stream: no parameter is
+		// to blame, and a call that retries the same size is cut off again.
+		if e.Path == "" {
+			b.WriteString("cut off before their end")
+			if e.Offset > 0 {
+				b.WriteString(" (at byte " + strconv.Itoa(e.Offset) + ")")
+			}
+			b.WriteString(", so the tool did not run. Send the call again, complete: make it smaller, or split the work into several calls.")
+			return
+		}
+		// JSON text in a string, cut off: the call ran to its end, but
+		// this value did not; say what it must be.
+		b.WriteString("expected ")
+		b.WriteString(typeWords(t))
+		b.WriteString("; found ")
+		b.WriteString(foundWords(e.Value))
+		b.WriteString(", JSON text cut off before its end, so the tool did not run. Send it complete. Example: ")
+		b.WriteString(exampleText(t, e.Value))
+		return
 	case errors.Is(e.Err, ErrLimit):
 		b.WriteString("too large or too deeply nested")
 		if e.Detail != "" {

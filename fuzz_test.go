@@ -379,7 +379,7 @@ func FuzzSchemaCoerce(f *testing.F) {
 			// inside it included; a call that then fails returns the text
 			// as sent.
 			o := Options{}
-			if fixed, _, ok := o.repairNearJSON(args); ok && isArgsObject(fixed) {
+			if fixed, _, ok, _ := o.repairNearJSON(args); ok && isArgsObject(fixed) {
 				want, werr := plain[i].CoerceJSON(bytes.Clone(fixed))
 				if werr != nil {
 					want = args
@@ -395,7 +395,7 @@ func FuzzSchemaCoerce(f *testing.F) {
 			}
 			// Too deep for encoding/json is too deep for us too; a number
 			// out of range may come before the syntax error.
-			checkRefused(t, plain[i], args, orig, ErrSyntax, ErrLimit, ErrPrecision)
+			checkRefused(t, plain[i], args, orig, ErrSyntax, ErrTruncated, ErrLimit, ErrPrecision)
 			return
 		case !utf8.Valid(args), hasLoneSurrogate(args):
 			checkRefused(t, plain[i], args, orig, ErrSyntax)

@@ -726,7 +726,7 @@ func errorLeaves(err error) []*Error {
 }
 
 // allSentinels are the errors that every *Error wraps one of.
-var allSentinels = []error{ErrSyntax, ErrKind, ErrPrecision, ErrUnknownType, ErrLimit}
+var allSentinels = []error{ErrSyntax, ErrKind, ErrPrecision, ErrUnknownType, ErrLimit, ErrTruncated}
 
 // checkErrorContract checks what the README promises of every error, and
 // returns the *Errors it holds, in order:

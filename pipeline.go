@@ -119,10 +119,15 @@ func (c *collector) add(ch Change) { c.list = append(c.list, ch) }
 // comes back as sent, with no change.
 func repairText(o *Options, data []byte, t *Type, args bool, werr *jsonwire.Error) ([]byte, []Change, error) {
 	if werr.Kind != jsonwire.Syntax {
-		return data, nil, rawFail(data, werr)
+		return data, nil, rawFail(data, werr) // cut off, too deep, out of range: no repair
 	}
-	fixed, fixes, ok := o.repairNearJSON(data)
-	if !ok {
+	fixed, fixes, ok, cut := o.repairNearJSON(data)
+	switch {
+	case cut:
+		e := truncated()
+		e.Value = json.RawMessage(data)
+		return data, nil, e
+	case !ok:
 		return data, nil, rawFail(data, werr)
 	}
 	if _, isObject := argsObject(fixed); args && !isObject {
@@ -182,7 +187,7 @@ func (o *Options) deliver(changes []Change) {
 
 // rawFail is the error of argument text that is not valid JSON.
 func rawFail(args []byte, err *jsonwire.Error) error {
-	e := wireError(err)
+	e := textError(err, args)
 	e.Value = json.RawMessage(args)
 	return e
 }

@@ -99,6 +99,11 @@ func (o Options) ParseSchema(jsonSchema []byte) (*Schema, error) {
 	doc, err := decodeJSON(jsonSchema, true, 0)
 	if err != nil {
 		e := err.(*Error)
+		if e.Err == ErrTruncated {
+			// A schema that ends early is the tool's malformed schema, not
+			// a call cut off by a model's output limit.
+			e.Err = ErrSyntax
+		}
 		e.Detail = "schema is not JSON: " + e.Detail
 		return nil, e
 	}

@@ -1359,11 +1359,11 @@ func TestSchemaCoerceJSONRejects(t *testing.T) {
 		{`5`, ErrKind},
 		{``, ErrSyntax},
 		{" \n", ErrSyntax},
-		{`{"limit": "1"`, ErrSyntax},
+		{`{"limit": "1"`, ErrTruncated},
 		{`{"limit" "1"}`, ErrSyntax},
 		{`{"limit": tru}`, ErrSyntax},
 		{`{"limit": "1", "ids": [1,,]}`, ErrSyntax},
-		{`{"limit": "1", "ids": [1,2`, ErrSyntax}, // truncated: never completed
+		{`{"limit": "1", "ids": [1,2`, ErrTruncated}, // cut off: never completed
 		{`{'limit': 'it's'}`, ErrSyntax},          // a quote that could end the string either way
 		{`{"limit": "1"} x`, ErrSyntax},
 		{`{"limit": "1"}{"limit": "2"}`, ErrSyntax},

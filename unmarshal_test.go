@@ -393,11 +393,11 @@ func unmarshalCases() []unmarshalCase {
 		paths: []string{""},
 		is:    ErrKind,
 	}, {
-		name:  "not JSON at all",
+		name:  "cut off",
 		data:  `{"slug":`,
 		into:  newInput,
 		paths: []string{""},
-		is:    ErrSyntax,
+		is:    ErrTruncated,
 	}}
 }
 

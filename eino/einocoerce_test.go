@@ -147,8 +147,8 @@ func TestOnError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got != `{"tags": [` || len(reports) != 1 || !errors.Is(reports[0].err, coerce.ErrSyntax) {
-		t.Errorf("invalid JSON: the tool got %s, reports %v; want it as sent and one ErrSyntax", got, reports)
+	if got != `{"tags": [` || len(reports) != 1 || !errors.Is(reports[0].err, coerce.ErrTruncated) {
+		t.Errorf("cut-off JSON: the tool got %s, reports %v; want it as sent and one ErrTruncated", got, reports)
 	}
 }
 

@@ -177,7 +177,7 @@ func Errors(err error) []error {
 }
 
 // Reasons are the labels Reason gives: a closed set, fit for a metric.
-var Reasons = []string{"syntax", "kind", "precision", "unknown-type", "limit", "unknown-name", "missing", "enum", "other"}
+var Reasons = []string{"syntax", "truncated", "kind", "precision", "unknown-type", "limit", "unknown-name", "missing", "enum", "other"}
 
 // Reason labels one failure by its sentinel; "other" for an error that
 // is not coercion's (a schema that does not compile, a lookup that failed).
@@ -185,6 +185,8 @@ func Reason(err error) string {
 	switch {
 	case errors.Is(err, coerce.ErrSyntax):
 		return "syntax"
+	case errors.Is(err, coerce.ErrTruncated):
+		return "truncated"
 	case errors.Is(err, coerce.ErrKind):
 		return "kind"
 	case errors.Is(err, coerce.ErrPrecision):

@@ -25,6 +25,10 @@ const (
 	// ±Inf, a channel, a function or a complex number, or the error of a
 	// MarshalJSON or MarshalText method.
 	Unsupported
+	// Truncated: the text ended where more was due: inside a string, a
+	// number, a literal, an array or an object, or before any value. A
+	// caller that knows the text told a value began calls it cut off.
+	Truncated
 )
 
 // Error is the error of every function of this package. Functions return
@@ -53,7 +57,7 @@ func errAt(kind ErrorKind, msg string, off int) *Error {
 }
 
 func errEOF(n int) *Error {
-	return errAt(Syntax, "unexpected end of JSON input", n)
+	return errAt(Truncated, "unexpected end of JSON input", n)
 }
 
 func errChar[T Text](data T, i int, context string) *Error {

@@ -249,6 +249,10 @@ func (p *parser) skipSpace(afterValue bool) error {
 			}
 			p.work += i + 4
 			p.pos += i + 4
+		case c == '/' && p.pos+1 == len(in):
+			// The last byte, where a comment may begin: the text was cut
+			// off there, or it is no comment; either way nothing follows.
+			return p.truncated(p.pos, "text ends at the start of a comment")
 		case c == '/':
 			return p.fail(p.pos, "'/' that does not begin a comment")
 		default:

@@ -1,0 +1,77 @@
+package coerce
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// truncationDocs are argument texts with a value of every kind, JSON and
+// near-JSON: each of their proper prefixes ends inside a value (the
+// object, at least, is left open), so each is a call cut off.
+var truncationDocs = []string{
+	`{"s": "a\"b\u00e9", "n": -12.5e3, "i": 7, "t": true, "f": false, "z": null, "a": [1, "x", [], {}], "o": {"k": [null]}}`,
+	`{'s': 'it is', "t": True, 'z': None, a: [1, 2,], "o": {"k": 'v'}, // note
+"e": "C:\path"}`,
+}
+
+// Truncation in every position of every value kind is ErrTruncated, from
+// every entry point: CoerceJSON, Unmarshal, CheckJSON, ToDeclared of the
+// text, and Coerce of the text held in a string; never ErrSyntax, and
+// never repaired.
+func TestTruncationEverywhereIsErrTruncated(t *testing.T) {
+	s := schemaOf(t, `{"type":"object","properties":{"s":{"type":"string"},"n":{"type":"number"},"i":{"type":"integer"},
+		"a":{"type":"array"},"o":{"type":"object"},"p":{"type":"object"}}}`)
+	for _, doc := range truncationDocs {
+		for n := 1; n < len(doc); n++ {
+			prefix := doc[:n]
+			if strings.TrimSpace(prefix) == "" {
+				continue
+			}
+			check := func(how string, err error) {
+				t.Helper()
+				if !errors.Is(err, ErrTruncated) || errors.Is(err, ErrSyntax) {
+					t.Errorf("%s(%q): %v, want ErrTruncated", how, prefix, err)
+				}
+			}
+			out, err := s.CoerceJSON([]byte(prefix))
+			check("CoerceJSON", err)
+			if string(out) != prefix {
+				t.Errorf("CoerceJSON(%q) returned %q, want the text as sent", prefix, out)
+			}
+			var v any
+			check("Unmarshal into any", Unmarshal([]byte(prefix), &v))
+			var m map[string]any
+			check("Unmarshal into a map", Unmarshal([]byte(prefix), &m))
+			check("CheckJSON", s.CheckJSON([]byte(prefix)))
+			_, err = ToDeclared(prefix, "object")
+			check("ToDeclared", err)
+			_, err = s.Coerce(map[string]any{"p": prefix})
+			check("Coerce of the text in a string", err)
+			quoted, _ := json.Marshal(map[string]string{"p": prefix})
+			_, err = s.CoerceJSON(quoted)
+			check("CoerceJSON of the text in a string", err)
+		}
+	}
+}
+
+// The feedback of a call cut off says so, says nothing ran, asks for a
+// complete call, smaller or split, and blames no parameter.
+func TestFeedbackOfTruncatedCall(t *testing.T) {
+	s := schemaOf(t, `{"type":"object","required":["q"],"properties":{"q":{"type":"string"},"tags":{"type":"array"}}}`)
+	_, err := s.CoerceJSON([]byte(`{"q": "long query", "tags": ["a", "b`))
+	want := "Invalid arguments: 1 problem. Correct it and send the call again.\n" +
+		"- the arguments: cut off before their end (at byte 36), so the tool did not run. " +
+		"Send the call again, complete: make it smaller, or split the work into several calls."
+	if got := s.Feedback(err); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	_, err = s.Coerce(map[string]any{"q": "x", "tags": `["a", "b`})
+	want = "Invalid arguments: 1 problem. Correct it and send the call again.\n" +
+		"- /tags: expected an array of any values; found the string \"[\\\"a\\\", \\\"b\", " +
+		"JSON text cut off before its end, so the tool did not run. Send it complete. Example: [\"value\"]"
+	if got := s.Feedback(err); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
