@@ -1364,7 +1364,7 @@ func TestSchemaCoerceJSONRejects(t *testing.T) {
 		{`{"limit": tru}`, ErrSyntax},
 		{`{"limit": "1", "ids": [1,,]}`, ErrSyntax},
 		{`{"limit": "1", "ids": [1,2`, ErrTruncated}, // cut off: never completed
-		{`{'limit': 'it's'}`, ErrSyntax},          // a quote that could end the string either way
+		{`{'limit': 'it's'}`, ErrSyntax},             // a quote that could end the string either way
 		{`{"limit": "1"} x`, ErrSyntax},
 		{`{"limit": "1"}{"limit": "2"}`, ErrSyntax},
 		{`{"limit": "1"}]`, ErrSyntax},
