@@ -80,6 +80,10 @@ const (
 	// EnumCase: a string equal to one allowed value but for case, respelled
 	// as that value, "ASC" → "asc" (Options.ExactEnums).
 	EnumCase
+	// Resent: argument text that holds one object twice in a row, or an
+	// empty object and then one, as some providers stream a call, read as
+	// that one object: {"a":1}{"a":1} → {"a":1}.
+	Resent
 )
 
 // nearJSONRules are the rules of the near-JSON fixes, bit i of
@@ -101,7 +105,7 @@ var ruleNames = [...]string{
 	TemplateTokens: "template-token", Comments: "comment", PythonLiterals: "python-literal",
 	SingleQuotes: "single-quote", UnquotedKeys: "unquoted-key", TrailingCommas: "trailing-comma",
 	InvalidEscapes: "invalid-escape",
-	Renamed:        "renamed", NullRemoved: "null-removed", EnumCase: "enum-case",
+	Renamed:        "renamed", NullRemoved: "null-removed", EnumCase: "enum-case", Resent: "resent",
 }
 
 func (r Rule) String() string {

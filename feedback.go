@@ -749,6 +749,8 @@ func (c Change) notice() string {
 		return "arrived as null, which it does not take; leave it out instead."
 	case EnumCase:
 		return "arrived in another case than the value allowed; send the value exactly as declared."
+	case Resent:
+		return "arrived as one object sent twice in a row; send it once."
 	case InvalidEscapes:
 		return "arrived with invalid escapes in its strings; escape a backslash as \\\\."
 	}

@@ -70,7 +70,18 @@ func coerceText(o *Options, data []byte, t *Type, args bool) (out []byte, change
 		end, fits, werr = f.fitRaw(data, start, t, 0)
 	}
 	if werr == nil {
-		werr = jsonwire.End(data, end)
+		if werr = jsonwire.End(data, end); werr != nil && object {
+			if again, ok := resent(data, start, end, f.maxDepth); ok {
+				out, changes, err := coerceText(o, again, t, args)
+				if err == nil && o.OnChange != nil {
+					changes = append([]Change{{Declared: "object", Found: Object, Rule: Resent}}, changes...)
+				}
+				if err != nil {
+					return data, nil, err
+				}
+				return out, changes, nil
+			}
+		}
 	}
 	switch {
 	case werr != nil:
@@ -111,6 +122,28 @@ func coerceText(o *Options, data []byte, t *Type, args bool) (out []byte, change
 type collector struct{ list []Change }
 
 func (c *collector) add(ch Change) { c.list = append(c.list, ch) }
+
+// resent reports the one object that argument text holds twice in a row,
+// or after an empty object, as providers that re-send the whole object
+// with each chunk of a stream write it: {"a":1}{"a":1}, {}{"a":1}. The
+// first object is data[start:end]; two objects that differ, or a third,
+// are no such text.
+func resent(data []byte, start, end, maxDepth int) ([]byte, bool) {
+	j := jsonwire.Space(data, end)
+	if j >= len(data) || data[j] != '{' {
+		return nil, false
+	}
+	k, err := jsonwire.Skip(data, j, 0, maxDepth)
+	if err != nil || jsonwire.End(data, k) != nil {
+		return nil, false
+	}
+	first := jsonwire.AppendCompact(nil, data[start:end])
+	second := data[j:k]
+	if string(first) != "{}" && string(first) != string(jsonwire.AppendCompact(nil, second)) {
+		return nil, false
+	}
+	return second, true
+}
 
 // repairText is the stage of near-JSON: data does not parse (werr says
 // why); where near-JSON repair gives it one reading (an object, for

@@ -75,3 +75,32 @@ func TestFeedbackOfTruncatedCall(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// Some providers re-send the whole object with each chunk of a stream:
+// the same object twice in a row, or an empty one and then one, read as
+// that one object, reported with a rule of its own; two objects that
+// differ stay an error.
+func TestResentObjectReadAsOne(t *testing.T) {
+	s := schemaOf(t, `{"type":"object","properties":{"a":{"type":"integer"}}}`)
+	for _, tc := range []struct{ in, want string }{
+		{`{"a":1}{"a":1}`, `{"a":1}`},
+		{`{"a": 1} {"a":1}`, `{"a":1}`},
+		{`{}{"a":"2"}`, `{"a":2}`},
+		{`{} {"a":1}`, `{"a":1}`},
+	} {
+		var got []Change
+		out, err := s.WithOptions(Options{OnChange: func(c Change) { got = append(got, c) }}).CoerceJSON([]byte(tc.in))
+		if err != nil || string(out) != tc.want || len(got) == 0 || got[0].Rule != Resent {
+			t.Errorf("%s: got %s, %v, %+v; want %s, reported as resent", tc.in, out, err, got, tc.want)
+		}
+		var m map[string]any
+		if err := Unmarshal([]byte(tc.in), &m); err != nil || m["a"] == nil {
+			t.Errorf("Unmarshal(%s): %v, %v", tc.in, m, err)
+		}
+	}
+	for _, in := range []string{`{"a":1}{"a":2}`, `{"a":1}{}`, `{}{}{"a":1}`, `{"a":1}[1]`} {
+		if out, err := s.CoerceJSON([]byte(in)); !errors.Is(err, ErrSyntax) || string(out) != in {
+			t.Errorf("%s: got %s, %v; want it as sent, ErrSyntax", in, out, err)
+		}
+	}
+}
