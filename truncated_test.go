@@ -104,3 +104,33 @@ func TestResentObjectReadAsOne(t *testing.T) {
 		}
 	}
 }
+
+// ReplayArgs always gives valid JSON, never a closed truncation: the text
+// itself, its one near-JSON reading, or {}.
+func TestReplayArgs(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"a": 1}`, `{"a": 1}`},
+		{`{'a': True}`, `{"a": true}`},
+		{`{"a": [1, 2`, `{}`},
+		{`{'a': 'it's'}`, `{}`},
+		{``, `{}`},
+	} {
+		out, changed := ReplayArgs([]byte(tc.in))
+		if string(out) != tc.want || changed != (tc.in != tc.want) {
+			t.Errorf("ReplayArgs(%q) = %q, %t; want %q", tc.in, out, changed, tc.want)
+		}
+	}
+	for _, doc := range truncationDocs {
+		for n := range len(doc) {
+			out, _ := ReplayArgs([]byte(doc[:n]))
+			if !json.Valid(out) || n > 0 && string(out) != "{}" {
+				t.Errorf("ReplayArgs(%q) = %q: a cut-off call replays as {}", doc[:n], out)
+			}
+		}
+	}
+	for _, entry := range fuzzCorpus(t, "FuzzSchemaCoerce") {
+		if out, _ := ReplayArgs(entry[1].([]byte)); !json.Valid(out) {
+			t.Errorf("ReplayArgs(%q) = %q, not JSON", entry[1], out)
+		}
+	}
+}
