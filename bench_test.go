@@ -383,6 +383,37 @@ func BenchmarkChangeReport(b *testing.B) {
 	}
 }
 
+// BenchmarkCallCheck is what the MCP adapters do with a call that passes:
+// CoerceJSON alone, and CoerceJSON then CheckJSON, the check they make
+// before the handler (required, closed and enum keywords all present).
+func BenchmarkCallCheck(b *testing.B) {
+	checked := mustSchema(b, Options{}, `{"type":"object","additionalProperties":false,"required":["owner","repo","title"],
+		"properties":{"owner":{"type":"string"},"repo":{"type":"string"},"title":{"type":"string"},"body":{"type":"string"},
+		"state":{"enum":["open","closed"]},"labels":{"type":"array","items":{"type":"string"}},"milestone":{"type":["integer","null"]},
+		"assignees":{"type":"array","items":{"type":"string"}},"draft":{"type":"boolean"},"priority":{"enum":[1,2,3]}}}`)
+	args := []byte(`{"owner":"octo","repo":"hello","title":"Bug","body":"It breaks.","state":"open","labels":["bug","p1"],"milestone":3,"assignees":["a"],"draft":false,"priority":2}`)
+	b.Run("case=conforming/impl=coerce", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := checked.CoerceJSON(args); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("case=conforming/impl=coerce+check", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			out, err := checked.CoerceJSON(args)
+			if err == nil {
+				err = checked.CheckJSON(out)
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
 // Cost per level of nesting, at depth 100 and 10000: JSON text declared
 // list parsed to a value, and that value declared str written as text.
 // The per-level cost should not grow with depth (the codec keeps no

@@ -46,8 +46,9 @@ type bin struct {
 // BenchmarkParse, BenchmarkToString and BenchmarkUnmarshal measure the same
 // against encoding/json alone, for bench-base, and are not run here.
 var bins = []bin{
-	{"root", ".", []string{"NotJSON", "SchemaCoerce", "SchemaCoerceJSON", "ParseFloor", "ChangeReport", "Depth", "EncodeSize", "Hostile"}},
+	{"root", ".", []string{"NotJSON", "SchemaCoerce", "SchemaCoerceJSON", "ParseFloor", "ChangeReport", "CallCheck", "Depth", "EncodeSize", "Hostile"}},
 	{"compare", "examples/compare", []string{"PassThrough", "RepairArgsJSON", "RepairArgs", "Unmarshal", "ParseAny", "Encode"}},
+	{"proxy", "cmd/coerce", []string{"ToolsCall", "ProxyMessage"}},
 }
 
 // A measurement of one benchmark in one round.

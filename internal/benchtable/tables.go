@@ -150,6 +150,21 @@ func (t *tables) print(w io.Writer) {
 	})
 	fmt.Fprintln(w)
 
+	fmt.Fprintln(w, "The check the MCP adapters make before the handler (`Schema.CheckJSON` after `CoerceJSON`), on a call that passes:")
+	fmt.Fprintln(w)
+	t.pairTable(w, "| arguments | `CoerceJSON` | `CoerceJSON` and `CheckJSON` | ratio | allocs |", true, [][3]string{
+		{"ten conforming parameters, required, enum and closed", "CallCheck/case=conforming/impl=coerce", "CallCheck/case=conforming/impl=coerce+check"},
+	})
+	fmt.Fprintln(w)
+
+	fmt.Fprintln(w, "A `tools/call` round trip to a go-sdk server over stdio, direct and through `coerce mcp` (`BenchmarkToolsCall`), and the proxy's own work on the message (`BenchmarkProxyMessage`):")
+	fmt.Fprintln(w)
+	t.pairTableOf(w, "proxy", "| arguments | direct | through the proxy | ratio | allocs |", true, [][3]string{
+		{"that fit", "ToolsCall/path=direct/args=conforming", "ToolsCall/path=proxy/args=conforming"},
+		{"that the proxy repairs", "ToolsCall/path=direct/args=repaired", "ToolsCall/path=proxy/args=repaired"},
+	})
+	fmt.Fprintln(w)
+
 	fmt.Fprintln(w, "Linear in depth and size (the codec):")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| work | per level at depth 100 | at depth 10000 | growth | encoding/json at 100 / 10000 |")
@@ -205,10 +220,15 @@ func (t *tables) print(w io.Writer) {
 // its label and two benchmarks, their medians side by side, the ratio of
 // the first to the second (withRatio), and their allocations.
 func (t *tables) pairTable(w io.Writer, header string, withRatio bool, rows [][3]string) {
+	t.pairTableOf(w, "root", header, withRatio, rows)
+}
+
+// pairTableOf is pairTable for the benchmarks of the binary bin.
+func (t *tables) pairTableOf(w io.Writer, bin, header string, withRatio bool, rows [][3]string) {
 	fmt.Fprintln(w, header)
 	fmt.Fprintln(w, strings.Repeat("|---", strings.Count(header, "|")-1)+"|")
 	for _, r := range rows {
-		a, b := t.get("root", r[1]), t.get("root", r[2])
+		a, b := t.get(bin, r[1]), t.get(bin, r[2])
 		fmt.Fprintf(w, "| %s | %s | %s |", r[0], duration(median(field(a, ns))), duration(median(field(b, ns))))
 		if withRatio {
 			fmt.Fprintf(w, " %s |", ratio(a, b))
