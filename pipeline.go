@@ -70,7 +70,7 @@ func coerceText(o *Options, data []byte, t *Type, args bool) (out []byte, change
 		end, fits, werr = f.fitRaw(data, start, t, 0)
 	}
 	if werr == nil {
-		if werr = jsonwire.End(data, end); werr != nil && object {
+		if werr = jsonwire.End(data, end); werr != nil && isObject {
 			if again, ok := resent(data, start, end, f.maxDepth); ok {
 				out, changes, err := coerceText(o, again, t, args)
 				if err == nil && o.OnChange != nil {
