@@ -110,6 +110,34 @@ func (c *coercer) input(ctx context.Context, input json.RawMessage) (json.RawMes
 	return out, err
 }
 
+// Finished returns nil for a message the model ended itself, and for one
+// its output limit cut off (stop_reason "max_tokens") an error wrapping
+// coerce.ErrTruncated: none of the message's tool_use blocks may run, not
+// even one whose input parses, for the input may be cut short where the
+// text happens to close. Answer each with a tool_result of Feedback(err),
+// with is_error set, which tells the model its call was cut off and asks
+// for a smaller one. Call it before Input or Unmarshal.
+func (t *Tools) Finished(msg *anthropic.Message) error {
+	if msg != nil && msg.StopReason == anthropic.StopReasonMaxTokens {
+		return cutOff("stop_reason: max_tokens")
+	}
+	return nil
+}
+
+// Finished is [Tools.Finished] for the beta API's message.
+func (t *BetaTools) Finished(msg *anthropic.BetaMessage) error {
+	if msg != nil && msg.StopReason == anthropic.BetaStopReasonMaxTokens {
+		return cutOff("stop_reason: max_tokens")
+	}
+	return nil
+}
+
+// cutOff is the error of every call of a turn the output limit cut off.
+func cutOff(reason string) error {
+	err := &coerce.Error{Err: coerce.ErrTruncated, Detail: "the model's output stopped at its limit (" + reason + ")"}
+	return &InputError{Err: err, Feedback: coerce.Feedback(err)}
+}
+
 // An InputError is the error of a call whose input cannot be fixed. Its
 // Feedback is the text to send the model as the tool_result, with
 // is_error set, so that it corrects its next call: per failing argument

@@ -131,6 +131,35 @@ func (r *registry) arguments(ctx context.Context, n name, arguments string) (jso
 	return out, err
 }
 
+// cutOff is the error of every call of a turn the output limit cut off.
+func cutOff(reason string) error {
+	err := &coerce.Error{Err: coerce.ErrTruncated, Detail: "the model's output stopped at its limit (" + reason + ")"}
+	return &ArgumentsError{Err: err, Feedback: coerce.Feedback(err)}
+}
+
+// Finished returns nil for a choice the model ended itself, and for one
+// its output limit cut off (finish_reason "length") an error wrapping
+// coerce.ErrTruncated: none of the choice's tool calls may run, not even
+// one whose arguments parse, for the arguments may be cut short where the
+// text happens to close. Answer each call with Feedback(err), which tells
+// the model its call was cut off and asks for a smaller one, and go on.
+// Call it before Arguments or Unmarshal.
+func (t *ChatTools) Finished(choice openai.ChatCompletionChoice) error {
+	if choice.FinishReason == "length" {
+		return cutOff("finish_reason: length")
+	}
+	return nil
+}
+
+// Finished is [ChatTools.Finished] for the Responses API: a response
+// left incomplete at max_output_tokens cut its calls off.
+func (t *ResponseTools) Finished(resp *responses.Response) error {
+	if resp != nil && resp.Status == "incomplete" && resp.IncompleteDetails.Reason == "max_output_tokens" {
+		return cutOff("incomplete: max_output_tokens")
+	}
+	return nil
+}
+
 // An ArgumentsError is the error of a call whose arguments cannot be
 // fixed. Its Feedback is the text to send the model as the tool's result
 // (openai.ToolMessage), so that it corrects its next call: per failing
