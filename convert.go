@@ -508,6 +508,14 @@ func (w *walker) textOne(v any, s string, t *Type, depth int) result {
 	if err != nil {
 		return w.failWith(v, t, err)
 	}
+	// What the text holds meets t alone: the rule of nulls acts in it as
+	// in any value (nulls.go), its changes beside the text's.
+	var removed []Change
+	if w.o.dropsNulls() {
+		if edited, ok := w.o.dropNulls(val, t, &removed); ok {
+			val = edited
+		}
+	}
 	if !t.keyed {
 		// The usual case: the text holds what t takes as it is, which the
 		// fitter tells for less than the walker; the result is the walk's
@@ -519,10 +527,20 @@ func (w *walker) textOne(v any, s string, t *Type, depth int) result {
 			if t.kind == typeObject {
 				r.keys = keysSat | keysAsIs
 			}
-			return w.fromParsed(v, t, rule, fixes, sh, val, r)
+			return withRemoved(w.fromParsed(v, t, rule, fixes, sh, val, r), removed)
 		}
 	}
-	return w.fromParsed(v, t, rule, fixes, sh, val, w.one(val, t, depth, true))
+	return withRemoved(w.fromParsed(v, t, rule, fixes, sh, val, w.one(val, t, depth, true)), removed)
+}
+
+// withRemoved adds to the changes of r, the result of JSON text in a
+// string, those of the nulls removed from what it holds (at their paths
+// inside it).
+func withRemoved(r result, removed []Change) result {
+	if len(removed) > 0 && r.chg != nil && r.state == converted {
+		r.chg.own = append(r.chg.own, removed...)
+	}
+	return r
 }
 
 // wrap makes a one-element array of a single value (Options.WrapScalars).

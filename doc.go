@@ -82,16 +82,16 @@
 //     becomes it, when exactly one property matches. A key a property or a
 //     pattern claims is never renamed; an alias two properties declare, or
 //     that is another property's spelling, renames nothing.
-//   - Nulls ([Options.KeepNulls]): null for a parameter that is neither
-//     required nor nullable is removed ("not given"). A Go struct takes null
-//     for every field, as encoding/json does, and keeps it.
+//   - Nulls ([Options.KeepNulls]): null for a property that is neither
+//     required nor nullable is removed ("not given"), at every level of a
+//     declared object outside unions. A Go struct takes null for every
+//     field, as encoding/json does, and keeps it.
 //   - Enums ([Options.ExactEnums]): a string equal to exactly one allowed value
 //     but for ASCII case becomes that value. Membership is exact: numbers are
 //     compared by their decimals, never as float64.
 //
 // [Options.StructuredOnly] keeps near-JSON and turns the other three off.
-// Names and nulls apply to the parameters, the top-level keys of an
-// argument set.
+// Names apply to the parameters, the top-level keys of an argument set.
 //
 // # Errors and reports
 //

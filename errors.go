@@ -194,6 +194,22 @@ func rawKind(text []byte) string {
 	return "no JSON value"
 }
 
+// appendPointerToken appends "/" and key escaped as RFC 6901 asks.
+func appendPointerToken(dst []byte, key string) []byte {
+	dst = append(dst, '/')
+	for i := 0; i < len(key); i++ {
+		switch c := key[i]; c {
+		case '~':
+			dst = append(dst, '~', '0')
+		case '/':
+			dst = append(dst, '~', '1')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
 // pointerToken returns "/" and key escaped as RFC 6901 asks.
 func pointerToken(key string) string {
 	if !strings.ContainsAny(key, "~/") {

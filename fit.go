@@ -24,12 +24,25 @@ type fitter struct {
 	// says that they act on one.
 	keyRules *Options
 	keyEdits bool
+
+	// nulls says that the rule of nulls acts below the parameters
+	// (nulls.go); unions counts the unions the fitter is inside, where it
+	// does not act.
+	nulls  bool
+	unions int
 }
 
 func newFitter(o Options) fitter {
 	var f fitter
 	f.limit(&o)
+	f.nulls = o.dropsNulls()
 	return f
+}
+
+// dropsNullOf reports whether the null v, of property key of object type
+// t, goes by the rule of nulls: such an object does not fit as it is.
+func (f *fitter) dropsNullOf(v any, t *Type, key string) bool {
+	return v == nil && f.nulls && f.unions == 0 && nullGoes(t, key)
 }
 
 // limit sets the limits of o on a new fitter. It writes f in place, for
@@ -160,7 +173,7 @@ func (f *fitter) fitObject(m map[string]any, t *Type, depth int) bool {
 		return f.fitProps(m, t, depth)
 	}
 	for k, v := range m {
-		if !f.fitQuick(v, t.field(k), depth) {
+		if !f.fitQuick(v, t.field(k), depth) || f.dropsNullOf(v, t, k) {
 			return false
 		}
 	}
@@ -177,7 +190,7 @@ func (t *Type) propsFirst(n int) bool {
 func (f *fitter) fitProps(m map[string]any, t *Type, depth int) bool {
 	for i := range t.index.list {
 		p := &t.index.list[i]
-		if v, ok := m[p.name]; ok && !f.fitQuick(v, p.t, depth) {
+		if v, ok := m[p.name]; ok && (!f.fitQuick(v, p.t, depth) || f.dropsNullOf(v, t, p.name)) {
 			return false
 		}
 	}
@@ -198,6 +211,8 @@ func (f *fitter) fitQuick(v any, t *Type, depth int) bool {
 // tell objects apart, that member decides alone; otherwise the members of
 // v's kind are fitted together.
 func (f *fitter) fitUnion(v any, u *Type, depth int) bool {
+	f.unions++
+	defer func() { f.unions-- }()
 	if u.scalars&quickKind(v) != 0 {
 		return true // a scalar of a member's kind, the common case of Optional[str]
 	}

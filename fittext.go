@@ -448,25 +448,33 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 		}
 		var mt *Type // nil: only validate
 		if k == kindObject {
+			var key []byte
+			escaped := false
 			if w, n, next, ok := jsonwire.ShortKey(data, i); ok {
+				key = data[i+1 : i+1+n]
 				if ix := t.index; fits && ix != nil && t.patterns == nil {
 					var found bool // shortField, without its call
 					if mt, found = ix.shortProp(w); !found {
 						mt = t.rest
 					}
 				} else if fits {
-					mt = shortField(t, w, data[i+1:i+1+n])
+					mt = shortField(t, w, key)
 				}
 				i = next
 			} else {
-				keyStart, keyEnd, escaped, next, err := jsonwire.Key(data, i)
+				var keyStart, keyEnd, next int
+				keyStart, keyEnd, escaped, next, err = jsonwire.Key(data, i)
 				if err != nil {
 					return 0, false, err
 				}
+				key = data[keyStart:keyEnd]
 				if fits {
-					mt = rawField(t, data[keyStart:keyEnd], escaped)
+					mt = rawField(t, key, escaped)
 				}
 				i = next
+			}
+			if fits && f.nulls && f.unions == 0 && i < len(data) && data[i] == 'n' && nullGoesText(t, key, escaped) {
+				fits, mt = false, nil // the rule of nulls removes it: not as it is
 			}
 		} else if fits {
 			mt = t.item(n)
@@ -500,6 +508,8 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 
 // fitRawUnion is fitUnion on JSON text.
 func (f *fitter) fitRawUnion(data []byte, i int, u *Type, k kind, depth int) (int, bool, *jsonwire.Error) {
+	f.unions++
+	defer func() { f.unions-- }()
 	if k != kindNull { // the usual union, a type or null: its one member of kind k, without the set below
 		var one *Type
 		n := 0

@@ -206,3 +206,56 @@ func TestNearJSONArgsRepairTheirStringsToo(t *testing.T) {
 		}
 	}
 }
+
+// Nulls are removed at every level of a declared object where the
+// property is neither required nor nullable (OpenAI's strict mode makes
+// nested optional properties required and nullable too), alike from every
+// entry point, reported, and kept where a union must choose, where the
+// property takes null, and in a parameter that fails.
+func TestNestedNullsRemoved(t *testing.T) {
+	s := schemaOf(t, `{"type":"object","properties":{
+		"filter":{"type":"object","required":["q"],"properties":{"q":{"type":"string"},"label":{"type":"string"},"n":{"type":["integer","null"]},
+			"deep":{"type":"array","items":{"type":"object","properties":{"x":{"type":"integer"}}}}}},
+		"either":{"anyOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"object","properties":{"b":{"type":"integer"}}}]},
+		"limit":{"type":"integer"}}}`)
+	for _, tc := range []struct{ in, want string }{
+		{`{"filter":{"q":"x","label":null}}`, `{"filter":{"q":"x"}}`},
+		{`{"filter":{"q":null,"label":null,"n":null,"deep":[{"x":null},{"x":"2"}]}}`, `{"filter":{"deep":[{},{"x":2}],"n":null,"q":null}}`},
+		{`{"filter":"{\"q\":\"x\",\"label\":null}"}`, `{"filter":{"q":"x"}}`},
+		{`{"either":{"a":null}}`, `{"either":{"a":null}}`},
+		{`{"filter":{"q":"x","label":null},"limit":"ten"}`, `{"filter":{"q":"x"},"limit":"ten"}`},
+		{`{"filter":{"q":"x","label":null,"deep":[{"x":"no"}]},"limit":"5"}`, `{"filter":{"deep":[{"x":"no"}],"label":null,"q":"x"},"limit":5}`},
+	} {
+		var heard []Change
+		out, _ := s.WithOptions(Options{OnChange: func(c Change) { heard = append(heard, c) }}).CoerceJSON([]byte(tc.in))
+		var got any
+		if err := json.Unmarshal(out, &got); err != nil || asJSON(got) != tc.want {
+			t.Errorf("CoerceJSON(%s) = %s, want %s", tc.in, out, tc.want)
+		}
+		if d := oneAnswer(s, []byte(tc.in)); d != "" {
+			t.Error(d)
+		}
+		if strings.Contains(tc.in, "label\":null") && !strings.Contains(tc.want, "label") {
+			found := false
+			for _, c := range heard {
+				found = found || c.Rule == NullRemoved && strings.HasSuffix(c.Path, "/label")
+			}
+			if !found {
+				t.Errorf("%s: no null-removed change in %+v", tc.in, heard)
+			}
+		}
+	}
+	// A Go struct takes null for every field, as encoding/json does.
+	type filter struct {
+		Q     string  `json:"q"`
+		Label *string `json:"label"`
+	}
+	var in struct {
+		Filter filter `json:"filter"`
+	}
+	label := "kept"
+	in.Filter.Label = &label
+	if err := Unmarshal([]byte(`{"filter":{"q":"x","label":null}}`), &in); err != nil || in.Filter.Label != nil {
+		t.Errorf("Unmarshal: %+v, %v; want label set to nil, as json.Unmarshal does", in, err)
+	}
+}

@@ -15,7 +15,8 @@ import (
 //  3. repair the text: near-JSON that does not parse is repaired, where it
 //     has one reading, and the repair goes through the pipeline again;
 //  4. edit keys: the rules of names and nulls rename and remove
-//     parameters, and the edited text goes through the pipeline again;
+//     parameters, then remove the nulls below them (nulls.go), and the
+//     edited text goes through the pipeline again;
 //  5. convert: the walk over the text writes what converts.
 //
 // The stages a call has passed are internal flags (stage), never the
@@ -95,6 +96,26 @@ func coerceText(o *Options, data []byte, t *Type, args bool) (out []byte, change
 			next.stage |= keysEdited
 			out, changes, err := coerceText(&next, edited, t, args)
 			return out, append(edits, changes...), err
+		}
+	case o.dropsNulls():
+		// Every call that does not fit goes through the editor of nulls,
+		// whatever the fitter stopped at: a null below the parameters may
+		// come after what made it stop.
+		var removed []Change
+		if edited, e := o.dropNullsText(data, start, t, &removed); edited != nil {
+			next := *o
+			next.stage |= nullsDropped
+			edited = append(append(append([]byte(nil), data[:start]...), edited...), data[e:]...)
+			out, changes, err := coerceText(&next, edited, t, args)
+			if err != nil {
+				// The parameters that failed come back as they came.
+				failed, all := failedParams(err)
+				if all || !object {
+					return data, nil, err
+				}
+				out, removed = restoreParams(out, data, failed), keptChanges(removed, failed)
+			}
+			return out, append(removed, changes...), err
 		}
 	}
 

@@ -128,7 +128,12 @@ func (g *gtype) schemaIn(defs map[string]any) any {
 
 // holds is the oracle: whether v conforms to g, written from the rules,
 // not from the package's code.
-func (g *gtype) holds(v any) bool {
+func (g *gtype) holds(v any) bool { return g.holdsIn(v, false) }
+
+// holdsIn is holds for a value under a union (underUnion) or not: outside
+// unions, null for an object's property whose type takes no null does not
+// hold, since the rule of nulls removes it (nulls.go).
+func (g *gtype) holdsIn(v any, underUnion bool) bool {
 	if v == nil || g.kind == "any" {
 		return true
 	}
@@ -163,7 +168,7 @@ func (g *gtype) holds(v any) bool {
 				}
 				t = g.items[i]
 			}
-			if !t.holds(e) {
+			if !t.holdsIn(e, underUnion) {
 				return false
 			}
 		}
@@ -179,15 +184,33 @@ func (g *gtype) holds(v any) bool {
 				if t = g.props[k]; t == nil {
 					continue
 				}
+				if e == nil && !underUnion && !t.takesNull() {
+					return false
+				}
 			}
-			if !t.holds(e) {
+			if !t.holdsIn(e, underUnion) {
 				return false
 			}
 		}
 		return true
 	}
 	for _, m := range g.members {
-		if m.holds(v) {
+		if m.holdsIn(v, true) {
+			return true
+		}
+	}
+	return false
+}
+
+// takesNull reports whether null is one of g's values as the schema
+// writes it.
+func (g *gtype) takesNull() bool {
+	switch g.kind {
+	case "any", "null":
+		return true
+	}
+	for _, m := range g.members {
+		if m.takesNull() {
 			return true
 		}
 	}

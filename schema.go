@@ -226,6 +226,7 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 	out, copied := args, false
 	var fail *failure
 	var chg *changes
+	nullsSeen := false
 	for k, v := range args {
 		ft := s.params.field(k)
 		if editsKey(&s.opts, s.params, ft, k, v == nil) {
@@ -235,6 +236,17 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 		}
 		if ft.isAny() || f.fitQuick(v, ft, 1) {
 			continue
+		}
+		if !nullsSeen && s.opts.dropsNulls() {
+			// Arguments that do not fit may hold nulls the rule of nulls
+			// removes below the parameters, wherever they are: then they
+			// are removed, and the rest coerced (rare enough to go round
+			// again).
+			nullsSeen = true
+			var removed []Change
+			if edited, changed := s.opts.dropNulls(args, s.params, &removed); changed {
+				return s.coerceWithoutNulls(args, edited.(map[string]any), removed)
+			}
 		}
 		if c, ok := quickScalar(&s.opts, v, ft); ok {
 			f.work += walkCost
@@ -321,6 +333,37 @@ func (s *Schema) coerceEdited(args map[string]any) (map[string]any, error) {
 	next := *s
 	next.opts.stage |= keysEdited
 	return next.Coerce(edited)
+}
+
+// coerceWithoutNulls is Coerce of arguments that hold nulls the rule of
+// nulls removes below the parameters: removed, reported first, and the
+// arguments coerced as usual.
+func (s *Schema) coerceWithoutNulls(args, edited map[string]any, removed []Change) (map[string]any, error) {
+	next := *s
+	next.opts.stage |= nullsDropped
+	var heard []Change
+	if s.opts.OnChange != nil {
+		next.opts.OnChange = func(c Change) { heard = append(heard, c) }
+	}
+	out, err := next.Coerce(edited)
+	if err != nil {
+		// The parameters that failed come back as they came.
+		failed, all := failedParams(err)
+		if all {
+			return args, err
+		}
+		for k := range failed {
+			if v, given := args[k]; given {
+				out[k] = v
+			}
+		}
+		removed = keptChanges(removed, failed)
+	}
+	if s.opts.OnChange != nil {
+		s.opts.deliver(removed)
+		s.opts.deliver(heard)
+	}
+	return out, err
 }
 
 // quickScalar is what the walker (single) makes of the scalar v declared
