@@ -336,6 +336,27 @@ func BenchmarkHostile(b *testing.B) {
 				ToType(s, t)
 			}
 		}},
+		{"feedback-of-a-doubling-union-schema", func(b *testing.B, n int) {
+			// A union that names the next type twice at each level, 3
+			// levels per 1x: the feedback for one missing argument.
+			s := mustSchema(b, Options{}, doublingUnionSchema(3*n))
+			err := s.Check(map[string]any{})
+			for b.Loop() {
+				s.Feedback(err)
+			}
+		}},
+		{"check-of-shared-maps", func(b *testing.B, n int) {
+			// Go maps holding the same child twice, 10 levels per 1x:
+			// Check stops at MaxWork, as coercion does.
+			s := mustSchema(b, Options{}, `{"$defs":{"n":{"type":"object","properties":{"a":{"$ref":"#/$defs/n"},"b":{"$ref":"#/$defs/n"},"e":{"enum":["x"]}}}},"$ref":"#/$defs/n"}`)
+			v := map[string]any{"e": "x"}
+			for range 10 * n {
+				v = map[string]any{"a": v, "b": v, "e": "x"}
+			}
+			for b.Loop() {
+				s.Check(v)
+			}
+		}},
 		{"typed-go-value-too-deep", func(b *testing.B, n int) {
 			v := nestedSlice{}
 			for range 1000 * n {

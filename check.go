@@ -40,6 +40,14 @@ func (s *Schema) Check(args map[string]any) error {
 	return c.report(s.root, args)
 }
 
+// limitError is the error of a call its work budget stopped, in the words
+// of every entry point.
+func (c *checker) limitError(args any) error {
+	w := walker{o: *c.o}
+	w.stop(workDetail(c.o), true)
+	return w.callLimit(args)
+}
+
 // CheckJSON is Check for arguments as JSON text, read as CoerceJSON reads
 // them (jsonwire, within MaxDepth and MaxSize, near-JSON repaired where it
 // has one reading). JSON null is no arguments,
@@ -118,14 +126,17 @@ func (c *checker) spend() bool {
 	return true
 }
 
-// report runs find and returns its findings as Check's error.
+// report runs find and returns its findings as Check's error. A call
+// whose first walk (ok) ran out of budget is not walked again: the second
+// would too.
 func (c *checker) report(t *Type, args map[string]any) error {
+	if c.spent {
+		return c.limitError(args)
+	}
 	c.work = 0
 	c.find(t, args, 0)
 	if c.spent {
-		w := walker{o: *c.o}
-		w.stop(workDetail(c.o), true)
-		return w.callLimit(args)
+		return c.limitError(args)
 	}
 	switch len(c.errs) {
 	case 0:

@@ -3,6 +3,7 @@ package coerce
 import (
 	"encoding/json"
 	"errors"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -252,5 +253,26 @@ func TestCheckJSONConformingAllocatesNothing(t *testing.T) {
 		if err := s.CheckJSON([]byte(bad)); err == nil {
 			t.Errorf("%s: no finding", bad)
 		}
+	}
+}
+
+// A schema whose types name the next type twice at each level compiles
+// in work linear in its size: type names are cut at maxNameLen, where
+// they doubled at each level (100 levels took longer than a test's
+// timeout, and memory without end). Counted by the bytes allocated.
+func TestParseSchemaDoublingNamesLinear(t *testing.T) {
+	bytesFor := func(levels int) float64 {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		before := ms.TotalAlloc
+		if _, err := ParseSchema([]byte(doublingUnionSchema(levels))); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&ms)
+		return float64(ms.TotalAlloc - before)
+	}
+	a, b := bytesFor(100), bytesFor(200)
+	if b/a > 3 {
+		t.Errorf("100 levels: %.0f bytes; 200 levels: %.0f bytes: more than linear", a, b)
 	}
 }

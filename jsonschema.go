@@ -534,7 +534,9 @@ func flattenUnion(t *Type) {
 		for i, m := range members {
 			names[i] = m.name
 		}
-		t.members, t.name = members, strings.Join(names, " | ")
+		name, whole := composeName(joinNames(names, " | "))
+		t.members, t.name = members, name
+		t.exact = t.exact && whole
 	}
 }
 

@@ -533,14 +533,16 @@ func newList(elem *Type) *Type {
 	if anyish(elem) {
 		return arrayType
 	}
-	return &Type{kind: typeArray, elem: elem, name: "list[" + elem.name + "]", exact: elem.exact}
+	name, whole := composeName("list[", elem.name, "]")
+	return &Type{kind: typeArray, elem: elem, name: name, exact: elem.exact && whole}
 }
 
 func newDict(value *Type) *Type {
 	if anyish(value) {
 		return objectType
 	}
-	return &Type{kind: typeObject, rest: value, name: "dict[string, " + value.name + "]", exact: value.exact}
+	name, whole := composeName("dict[string, ", value.name, "]")
+	return &Type{kind: typeObject, rest: value, name: name, exact: value.exact && whole}
 }
 
 func newTuple(items []*Type, rest *Type) *Type {
@@ -554,7 +556,8 @@ func newTuple(items []*Type, rest *Type) *Type {
 		names[i] = it.name
 		exact = exact && it.exact
 	}
-	return &Type{kind: typeArray, prefix: items, elem: rest, name: "tuple[" + strings.Join(names, ", ") + "]", exact: exact}
+	name, whole := composeName("tuple[", joinNames(names, ", "), "]")
+	return &Type{kind: typeArray, prefix: items, elem: rest, name: name, exact: exact && whole}
 }
 
 // newUnion flattens nested unions and drops repeated members; a union with
@@ -587,7 +590,8 @@ func newUnion(alts []*Type) *Type {
 		names[i] = m.name
 		exact = exact && m.exact
 	}
-	return &Type{kind: typeUnion, members: members, name: strings.Join(names, " | "), exact: exact, scalars: scalarKinds(members)}
+	name, whole := composeName(joinNames(names, " | "))
+	return &Type{kind: typeUnion, members: members, name: name, exact: exact && whole, scalars: scalarKinds(members)}
 }
 
 // orNull is the other member of a union of two whose one is null
@@ -735,4 +739,48 @@ func (p *patterns) other(t *Type, m uint64) *Type {
 		return f
 	}
 	return anyType
+}
+
+// maxNameLen bounds a type's canonical name. A type that names another
+// twice at each level (a union of an array and a dictionary of the next
+// type, say) would double its name at each: past the bound the name is
+// cut, and the type no longer exact (its name no longer says all of it),
+// so that compiling a schema stays linear in its size.
+const maxNameLen = 512
+
+// composeName is a name made of parts, cut at maxNameLen bytes; whole is
+// false where it was cut.
+func composeName(parts ...string) (name string, whole bool) {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	if n <= maxNameLen {
+		return strings.Join(parts, ""), true
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		if b.Len()+len(p) > maxNameLen {
+			b.WriteString(cut(p, maxNameLen-b.Len()))
+			break
+		}
+		b.WriteString(p)
+	}
+	return b.String() + "...", false
+}
+
+// joinNames is strings.Join, stopping once past maxNameLen bytes: its
+// result goes to composeName, which cuts it there.
+func joinNames(names []string, sep string) string {
+	var b strings.Builder
+	for i, n := range names {
+		if b.Len() > maxNameLen {
+			break
+		}
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(cut(n, maxNameLen+1))
+	}
+	return b.String()
 }

@@ -205,6 +205,8 @@ func (t *tables) print(w io.Writer) {
 		{"200 elements per 1x against a union of three arrays", "long-array-of-unions"},
 		{"100 keys per 1x, each a union of two closed objects", "wide-object-of-unions"},
 		{"a slice holding itself 2 times per 1x", "cycle"},
+		{"`Feedback` of a missing argument whose type is a union naming the next type twice, 3 levels per 1x", "feedback-of-a-doubling-union-schema"},
+		{"`Check` of Go maps holding one child twice, 10 levels per 1x", "check-of-shared-maps"},
 		{"a named slice type nested 1000 deep per 1x", "typed-go-value-too-deep"},
 	} {
 		var ts [3]float64
