@@ -211,8 +211,17 @@ func (f *fitter) fitQuick(v any, t *Type, depth int) bool {
 // tell objects apart, that member decides alone; otherwise the members of
 // v's kind are fitted together.
 func (f *fitter) fitUnion(v any, u *Type, depth int) bool {
-	f.unions++
-	defer func() { f.unions-- }()
+	if u.scalars&quickKind(v) != 0 {
+		return true // a scalar of a member's kind, the common case of Optional[str]
+	}
+	f.unions++ // the rule of nulls does not look into unions (nulls.go)
+	ok := f.fitUnionOf(v, u, depth)
+	f.unions--
+	return ok
+}
+
+// fitUnionOf is fitUnion past its quick answer.
+func (f *fitter) fitUnionOf(v any, u *Type, depth int) bool {
 	if u.scalars&quickKind(v) != 0 {
 		return true // a scalar of a member's kind, the common case of Optional[str]
 	}

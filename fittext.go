@@ -508,8 +508,14 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 
 // fitRawUnion is fitUnion on JSON text.
 func (f *fitter) fitRawUnion(data []byte, i int, u *Type, k kind, depth int) (int, bool, *jsonwire.Error) {
-	f.unions++
-	defer func() { f.unions-- }()
+	f.unions++ // the rule of nulls does not look into unions (nulls.go)
+	end, ok, err := f.fitRawUnionOf(data, i, u, k, depth)
+	f.unions--
+	return end, ok, err
+}
+
+// fitRawUnionOf is fitRawUnion inside the union.
+func (f *fitter) fitRawUnionOf(data []byte, i int, u *Type, k kind, depth int) (int, bool, *jsonwire.Error) {
 	if k != kindNull { // the usual union, a type or null: its one member of kind k, without the set below
 		var one *Type
 		n := 0
