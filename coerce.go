@@ -49,7 +49,7 @@ func (o Options) ToType(value any, t *Type) (any, error) {
 		countWork(f.work)
 		return value, nil
 	}
-	if o.dropsNulls() {
+	if o.dropsNulls() && t.nullsBelow {
 		var removed []Change
 		if edited, changed := o.dropNulls(value, t, &removed); changed {
 			return o.toTypeWithoutNulls(value, edited, removed, t)

@@ -115,7 +115,7 @@ func (o *Options) dropNulls(v any, t *Type, changes *[]Change) (any, bool) {
 }
 
 func (ed *nullEditor) value(v any, t *Type, depth int) (any, bool) {
-	if ed.work++; ed.work > ed.budget || depth > ed.o.maxDepth() || t.isAny() {
+	if ed.work++; ed.work > ed.budget || depth > ed.o.maxDepth() || t == nil || !t.nullsBelow {
 		return v, false
 	}
 	switch x := v.(type) {
@@ -191,7 +191,7 @@ func (o *Options) dropNullsText(data []byte, i int, t *Type, changes *[]Change) 
 func (ed *nullEditor) text(data []byte, i int, t *Type, depth int) (edited []byte, end int) {
 	ed.work++
 	k := tokenKind(data[i])
-	if depth > ed.o.maxDepth() || t.isAny() || k != kindObject && k != kindArray {
+	if depth > ed.o.maxDepth() || t == nil || !t.nullsBelow || k != kindObject && k != kindArray {
 		end, _ = jsonwire.Skip(data, i, depth, 1<<30)
 		return nil, end
 	}

@@ -1,6 +1,7 @@
 package coerce
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/coerce-go/coerce/internal/jsonwire"
@@ -97,7 +98,7 @@ func coerceText(o *Options, data []byte, t *Type, args bool) (out []byte, change
 			out, changes, err := coerceText(&next, edited, t, args)
 			return out, append(edits, changes...), err
 		}
-	case o.dropsNulls():
+	case o.dropsNulls() && t != nil && t.nullsBelow && bytes.Contains(data, []byte("null")):
 		// Every call that does not fit goes through the editor of nulls,
 		// whatever the fitter stopped at: a null below the parameters may
 		// come after what made it stop.

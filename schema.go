@@ -237,7 +237,7 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 		if ft.isAny() || f.fitQuick(v, ft, 1) {
 			continue
 		}
-		if !nullsSeen && s.opts.dropsNulls() {
+		if !nullsSeen && s.params.nullsBelow && s.opts.dropsNulls() {
 			// Arguments that do not fit may hold nulls the rule of nulls
 			// removes below the parameters, wherever they are: then they
 			// are removed, and the rest coerced (rare enough to go round

@@ -36,6 +36,10 @@ type Type struct {
 	index   *propIndex        // typeObject: props, by a hash cheaper than the map's (see seal)
 	names   *nameIndex        // typeObject with props: the other spellings of their names (see names.go)
 	aliases map[string]string // typeObject: x-aliases of its properties, alias → property
+	// nullsBelow: the rule of nulls may remove a null in a value of this
+	// type: it, or a type it holds outside unions, declares a property
+	// that is neither required nor nullable (see seal, nulls.go).
+	nullsBelow bool
 	// goStruct: a Go struct's type. encoding/json matches a key to its
 	// fields whatever the key's case, so the rule of names renames only
 	// keys that differ by more than case; and it takes null for every
@@ -338,6 +342,35 @@ func seal(t *Type) {
 		}
 	}
 	visit(t)
+	markNullsBelow(t)
+}
+
+// markNullsBelow sets nullsBelow on every type reachable from t that holds,
+// outside unions, a property the rule of nulls may remove: until nothing
+// changes, as a type may hold itself.
+func markNullsBelow(t *Type) {
+	if t == nil {
+		return
+	}
+	all := reachable(t)
+	for changed := true; changed; {
+		changed = false
+		for _, x := range all {
+			if x.nullsBelow || x.kind == typeUnion || x.goStruct {
+				continue
+			}
+			below := false
+			for name, pt := range x.props {
+				below = below || !pt.takesNull() && !slices.Contains(x.required, name)
+			}
+			x.each(func(c *Type) {
+				below = below || c.nullsBelow && c.kind != typeUnion
+			})
+			if below {
+				x.nullsBelow, changed = true, true
+			}
+		}
+	}
 }
 
 // newPropIndex indexes props, or returns nil for an empty map.
