@@ -286,6 +286,12 @@ func jsonText(o *Options, s string) (sh shape, text string, rule Rule, fixes nea
 // strings: s holds no JSON text, nor near-JSON text, of an object or array.
 func (o *Options) noJSONText(s string) bool {
 	sh, text := sniff(s)
+	return o.noText(sh, text)
+}
+
+// noText is noJSONText once the sniff has read s (as sh, and text
+// trimmed): small enough to be inlined where the sniff is.
+func (o *Options) noText(sh shape, text string) bool {
 	return sh == shapeNone && (o.StrictJSON || !nearJSONAround(text))
 }
 
@@ -295,15 +301,18 @@ func (o *Options) noJSONText(s string) bool {
 // it, and a bracket somewhere. Prose is told apart by its ends, in
 // constant time.
 func nearJSONAround[T ~string | ~[]byte](text T) bool {
-	if len(text) == 0 {
-		return false
-	}
-	switch first, last := text[0], text[len(text)-1]; {
-	case first == '<' || first == '/' || first == '#' || first == '{' || first == '[' || last == '>':
-		for i := range len(text) {
-			if text[i] == '{' || text[i] == '[' {
-				return true
-			}
+	return len(text) > 0 && (nearJSONFirst[text[0]] || text[len(text)-1] == '>') && holdsBracket(text)
+}
+
+// nearJSONFirst marks the bytes near-JSON text may start with: a
+// chat-template token, a comment, or a bracket.
+var nearJSONFirst = [256]bool{'<': true, '/': true, '#': true, '{': true, '[': true}
+
+// holdsBracket reports whether text holds a '{' or '['.
+func holdsBracket[T ~string | ~[]byte](text T) bool {
+	for i := range len(text) {
+		if text[i] == '{' || text[i] == '[' {
+			return true
 		}
 	}
 	return false
