@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 )
@@ -322,9 +323,21 @@ func FuzzOneAnswer(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, seed uint64, args []byte) {
-		s, _, _, _, _ := planSchema(seed % 1000)
-		if d := oneAnswer(s, args); d != "" {
+		if d := oneAnswer(plannedSchema(seed%1000), args); d != "" {
 			t.Fatal(d)
 		}
 	})
+}
+
+// plannedSchemas caches planSchema's schemas by seed: a fuzz target that
+// compiles one per input spends its time compiling.
+var plannedSchemas sync.Map
+
+func plannedSchema(seed uint64) *Schema {
+	if s, ok := plannedSchemas.Load(seed); ok {
+		return s.(*Schema)
+	}
+	s, _, _, _, _ := planSchema(seed)
+	plannedSchemas.Store(seed, s)
+	return s
 }

@@ -231,7 +231,7 @@ func FuzzFeedback(f *testing.F) {
 	f.Fuzz(func(t *testing.T, pick uint16, args []byte) {
 		s := schemas[int(pick)%len(schemas)]
 		if int(pick) >= len(schemas) {
-			s, _, _, _, _ = planSchema(uint64(pick) % 1000) // generated: enums, unions, names
+			s = plannedSchema(uint64(pick) % 1000) // generated: enums, unions, names
 		}
 		out, err := s.CoerceJSON(args)
 		if err == nil {
