@@ -152,14 +152,14 @@ func (t *tables) print(w io.Writer) {
 
 	fmt.Fprintln(w, "The check the MCP adapters make before the handler (`Schema.CheckJSON` after `CoerceJSON`), on a call that passes:")
 	fmt.Fprintln(w)
-	t.pairTable(w, "| arguments | `CoerceJSON` | `CoerceJSON` and `CheckJSON` | ratio | allocs |", true, [][3]string{
+	t.pairTable(w, "| arguments | `CoerceJSON` | `CoerceJSON` and `CheckJSON` | alone / with the check | allocs |", true, [][3]string{
 		{"ten conforming parameters, required, enum and closed", "CallCheck/case=conforming/impl=coerce", "CallCheck/case=conforming/impl=coerce+check"},
 	})
 	fmt.Fprintln(w)
 
 	fmt.Fprintln(w, "A `tools/call` round trip to a go-sdk server over stdio, direct and through `coerce mcp` (`BenchmarkToolsCall`), and the proxy's own work on the message (`BenchmarkProxyMessage`):")
 	fmt.Fprintln(w)
-	t.pairTableOf(w, "proxy", "| arguments | direct | through the proxy | ratio | allocs |", true, [][3]string{
+	t.pairTableOf(w, "proxy", "| arguments | direct | through the proxy | direct / proxy | allocs |", true, [][3]string{
 		{"that fit", "ToolsCall/path=direct/args=conforming", "ToolsCall/path=proxy/args=conforming"},
 		{"that the proxy repairs", "ToolsCall/path=direct/args=repaired", "ToolsCall/path=proxy/args=repaired"},
 	})
