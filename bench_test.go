@@ -433,6 +433,16 @@ func BenchmarkCallCheck(b *testing.B) {
 			}
 		}
 	})
+	// Options.Check: the same answer, the conforming call read once.
+	checking := checked.WithOptions(Options{Check: true})
+	b.Run("case=conforming/impl=coerce-check-mode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := checking.CoerceJSON(args); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // Cost per level of nesting, at depth 100 and 10000: JSON text declared

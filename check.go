@@ -62,12 +62,18 @@ func (s *Schema) CheckJSON(args []byte) error {
 		e.Value = json.RawMessage(args)
 		return e
 	}
-	// Text that passes is read once, as it stands; what may hold a finding
-	// is decoded, and found in path order.
-	c := newChecker(&s.opts, workPerByte*len(args))
-	if start, isObject := argsObject(args); isObject {
-		end, ok, err := c.okText(args, start, s.root, 0)
-		if err == nil && ok && jsonwire.End(args, end) == nil {
+	return s.checkText(args)
+}
+
+// checkText is CheckJSON within MaxSize. Text that passes is read once,
+// as it stands, by the fitter in check mode; what may hold a finding is
+// decoded, and found in path order.
+func (s *Schema) checkText(args []byte) error {
+	if start, isObject := argsObject(args); isObject && s.checksParams {
+		f := newFitter(s.opts)
+		f.check, f.nulls = true, false
+		end, fits, err := f.fitArgs(args, start, s.params)
+		if err == nil && fits && jsonwire.End(args, end) == nil {
 			return nil
 		}
 	}
@@ -92,7 +98,7 @@ func (s *Schema) CheckJSON(args []byte) error {
 	}
 	// The text read costs its bytes, as in every entry point that reads
 	// text (Options.MaxWork).
-	c = newChecker(&s.opts, workPerByte*len(args))
+	c := newChecker(&s.opts, workPerByte*len(args))
 	if c.ok(s.root, m, 0) {
 		return nil
 	}
@@ -160,32 +166,28 @@ type checked struct {
 	enum   *Type  // the type whose enum refused it
 }
 
-// judge is the one statement of what Check asks of a value of kind k at
-// t before it looks inside: the enum beside a union, the union's member
-// of the value's kind, the enum of that member, and the depth. inEnum
-// compares the value with an enum's values: a Go value by enumHas, a
-// token of JSON text by tokenInEnum, to the same answer.
-func (c *checker) judge(t *Type, k kind, inEnum func([]any) bool, depth int) checked {
+// judge is the one statement of what Check asks of a value at t before
+// it looks inside: the enum beside a union, the union's member of the
+// value's kind, the enum of that member, and the depth. (The fitter's
+// check mode passes only what this passes, more strictly: see
+// fitter.check.)
+func (c *checker) judge(t *Type, v any, depth int) checked {
 	if depth > c.maxDepth {
 		return checked{err: ErrLimit, detail: "nesting deeper than " + strconv.Itoa(c.maxDepth)}
 	}
 	if t.kind == typeUnion {
-		if t.enum != nil && !inEnum(t.enum) && !unionPasses(t, k) {
+		k := kindOf(v)
+		if t.enum != nil && !enumHas(t.enum, v) && !unionPasses(t, k) {
 			return checked{err: ErrEnum, enum: t}
 		}
 		if t = memberOfKind(t, k); t == nil {
 			return checked{}
 		}
 	}
-	if t.enum != nil && !inEnum(t.enum) {
+	if t.enum != nil && !enumHas(t.enum, v) {
 		return checked{err: ErrEnum, enum: t}
 	}
 	return checked{t: t}
-}
-
-// judgeValue is judge for a Go value.
-func (c *checker) judgeValue(t *Type, v any, depth int) checked {
-	return c.judge(t, kindOf(v), func(enum []any) bool { return enumHas(enum, v) }, depth)
 }
 
 // ok reports whether find would find nothing, allocating nothing.
@@ -196,7 +198,7 @@ func (c *checker) ok(t *Type, v any, depth int) bool {
 	if !c.spend() {
 		return false
 	}
-	j := c.judgeValue(t, v, depth)
+	j := c.judge(t, v, depth)
 	if j.err != nil {
 		return false
 	}
@@ -237,7 +239,7 @@ func (c *checker) find(t *Type, v any, depth int) {
 	if t.isAny() && t.Enum() == nil || c.spent || len(c.errs) >= maxErrors || !c.spend() {
 		return
 	}
-	j := c.judgeValue(t, v, depth)
+	j := c.judge(t, v, depth)
 	if j.err != nil {
 		e := &Error{Path: string(c.path), Declared: t.String(), Value: v, Err: j.err, Detail: j.detail}
 		if j.enum != nil {
@@ -348,6 +350,11 @@ func tokenInEnum(enum []any, tok []byte, maxDepth int) bool {
 		}
 		return false
 	}
+	if tokenKind(tok[0]) == kindNumber {
+		if in, sure := numberInEnum(enum, tok); sure {
+			return in
+		}
+	}
 	v, scalar := rawScalar(tok)
 	if !scalar {
 		if !holdsContainer(enum) {
@@ -359,90 +366,6 @@ func tokenInEnum(enum []any, tok []byte, maxDepth int) bool {
 		}
 	}
 	return enumHas(enum, v)
-}
-
-// okText is ok for the JSON text of a value at data[i]: it reads the text
-// once, validating it, and allocates nothing but to compare with an enum
-// a number, a string with escapes, or an object or array. It may answer
-// false where find finds nothing (a key given twice, more than 64
-// required names); find, on the decoded value, then has the last word.
-func (c *checker) okText(data []byte, i int, t *Type, depth int) (end int, ok bool, err *jsonwire.Error) {
-	if i >= len(data) {
-		return 0, false, nil // text that ends early: the decoder says why
-	}
-	k := tokenKind(data[i])
-	if t.isAny() && t.Enum() == nil {
-		end, err = jsonwire.Skip(data, i, depth, c.maxDepth)
-		return end, true, err
-	}
-	if !c.spend() {
-		return 0, false, nil
-	}
-	var tok []byte // the value's text, read where an enum asks for it
-	j := c.judge(t, k, func(enum []any) bool {
-		if tok == nil {
-			if end, err = jsonwire.Skip(data, i, depth, c.maxDepth); err != nil {
-				return false
-			}
-			tok = data[i:end]
-		}
-		return tokenInEnum(enum, tok, c.maxDepth)
-	}, depth)
-	if err != nil || j.err != nil {
-		return 0, false, err
-	}
-	t = j.t
-	switch {
-	case t == nil, k == kindObject && t.kind != typeObject, k == kindArray && t.kind != typeArray,
-		k != kindObject && k != kindArray:
-		if tok != nil {
-			return end, true, nil
-		}
-		end, err = jsonwire.Skip(data, i, depth, c.maxDepth)
-		return end, true, err
-	case k == kindArray:
-		i, more, err := jsonwire.Open(data, i, depth, c.maxDepth)
-		for n := 0; more && err == nil; n++ {
-			if i, ok, err = c.okText(data, i, t.item(n), depth+1); !ok || err != nil {
-				return 0, false, err
-			}
-			i, more, err = jsonwire.Next(data, i, false)
-		}
-		return i, err == nil, err
-	}
-	if len(t.required) > 64 {
-		return 0, false, nil
-	}
-	var seen uint64 // the required names met, by their index in t.required
-	i, more, err := jsonwire.Open(data, i, depth, c.maxDepth)
-	for more && err == nil {
-		var keyStart, keyEnd int
-		var escaped bool
-		if keyStart, keyEnd, escaped, i, err = jsonwire.Key(data, i); err != nil {
-			break
-		}
-		key := data[keyStart:keyEnd]
-		if escaped {
-			key = []byte(jsonwire.Unescape(key))
-		}
-		for r, name := range t.required {
-			if name == string(key) {
-				seen |= 1 << r
-			}
-		}
-		if t.closed && !t.knownBytes(key) {
-			return 0, false, nil
-		}
-		i = jsonwire.Space(data, i)
-		if i, ok, err = c.okText(data, i, rawField(t, key, false), depth+1); !ok || err != nil {
-			return 0, false, err
-		}
-		i, more, err = jsonwire.Next(data, i, true)
-	}
-	if err != nil {
-		return 0, false, err
-	}
-	return i, seen == 1<<len(t.required)-1, nil
 }
 
 // workDetail is the detail of the error of a call its work budget stopped,

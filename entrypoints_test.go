@@ -33,6 +33,20 @@ func oneAnswer(s *Schema, args []byte) string {
 	if !bytes.Equal(text, text2) || errText(jerr) != errText(jerr2) {
 		return fmt.Sprintf("%s: CoerceJSON = %s, %v; with OnChange = %s, %v", name, text, jerr, text2, jerr2)
 	}
+	// Check mode is CoerceJSON, then CheckJSON of what it wrote, in one
+	// call (and, for a call that conforms, one pass).
+	co := s.opts
+	co.Check = true
+	checking := s.WithOptions(co)
+	ctext, cjerr := checking.CoerceJSON(bytes.Clone(args))
+	want := jerr
+	if jerr == nil {
+		want = s.CheckJSON(text)
+	}
+	if !bytes.Equal(ctext, text) || errText(cjerr) != errText(want) {
+		return fmt.Sprintf("%s: CoerceJSON with Check = %s, %v; CoerceJSON then CheckJSON = %s, %v", name, ctext, cjerr, text, want)
+	}
+
 	// Argument text that is not JSON is repaired as a whole or not at
 	// all: when the call fails, the text comes back as sent, and no
 	// repair that did not happen is reported.
@@ -77,6 +91,10 @@ func oneAnswer(s *Schema, args []byte) string {
 	got, cerr := s.WithOptions(withListener(s.opts, &cchg)).Coerce(m)
 	if plain, perr := s.Coerce(m); errText(perr) != errText(cerr) || valueMismatch(plain, got, byValue) != "" {
 		return fmt.Sprintf("%s: Coerce = %s, %v; with OnChange = %s, %v", name, asJSON(plain), perr, asJSON(got), cerr)
+	}
+	if cgot, ccerr := checking.Coerce(m); valueMismatch(got, cgot, byValue) != "" ||
+		cerr != nil && errText(ccerr) != errText(cerr) || cerr == nil && errText(ccerr) != errText(s.Check(got)) {
+		return fmt.Sprintf("%s: Coerce with Check = %s, %v; Coerce then Check = %s, %v", name, asJSON(cgot), ccerr, asJSON(got), cerr)
 	}
 	if d := changesMismatch(cchg, jchg); d != "" && cerr == nil && jerr == nil {
 		return fmt.Sprintf("%s: Coerce and CoerceJSON report other changes: %s", name, d)

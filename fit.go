@@ -30,6 +30,14 @@ type fitter struct {
 	// does not act.
 	nulls  bool
 	unions int
+
+	// check asks the fitter what Check asks besides (check.go): a value
+	// fits only if its enum or const allows it, and an object only if it
+	// has every required name and, closed, no other. It is conservative:
+	// where it cannot tell at once (a union of objects, more than 64
+	// required names) the value does not fit, and Check's own walk has the
+	// last word; a value it passes, Check passes.
+	check bool
 }
 
 func newFitter(o Options) fitter {

@@ -31,11 +31,13 @@ func (f *fitter) fitRawMessage(raw json.RawMessage, t *Type, depth int) bool {
 func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, err *jsonwire.Error) {
 	fits = true
 	i, more, err := jsonwire.Open(data, i, 0, f.maxDepth)
+	checksKeys := f.check && params != nil && params.judgesKeys()
 	indexed := params != nil && params.index != nil && params.patterns == nil
+	var kc keyCheck
 	for more && err == nil {
 		if fits && indexed {
 			var stop shortStop
-			switch i, stop = f.fitShort(data, i, params); stop {
+			switch i, stop = f.fitShort(data, i, params, &kc); stop {
 			case closed:
 				more = false
 				continue
@@ -51,6 +53,9 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 			keyStart, keyEnd, i = i+1, i+1+n, next
 		} else if keyStart, keyEnd, escaped, i, err = jsonwire.Key(data, i); err != nil {
 			break
+		}
+		if fits && checksKeys {
+			kc.key(params, data[keyStart:keyEnd], escaped)
 		}
 		var ft *Type
 		if (fits || f.keyRules != nil && !f.keyEdits) && params != nil {
@@ -93,7 +98,34 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 	if err != nil {
 		return 0, false, err
 	}
-	return i, fits, nil
+	return i, fits && (!checksKeys || kc.ok(params)), nil
+}
+
+// A keyCheck tracks what Check asks of an object's keys while the fitter
+// reads them in check mode: every required name given (the first 64), and
+// none that a closed object does not declare.
+type keyCheck struct {
+	seen    uint64 // the required names met, by their index in t.required
+	unknown bool   // a name a closed object does not declare
+}
+
+func (kc *keyCheck) key(t *Type, key []byte, escaped bool) {
+	k := rawChild{key: key, escaped: escaped, index: -1}
+	if t.closed && !k.known(t) {
+		kc.unknown = true
+	}
+	for r, name := range t.required[:min(len(t.required), 64)] {
+		if k.is(name) {
+			kc.seen |= 1 << r
+		}
+	}
+}
+
+// judgesKeys reports whether Check judges the keys of an object of type t.
+func (t *Type) judgesKeys() bool { return t.closed || len(t.required) > 0 }
+
+func (kc *keyCheck) ok(t *Type) bool {
+	return !kc.unknown && len(t.required) <= 64 && kc.seen == 1<<len(t.required)-1
 }
 
 // Where fitShort stopped.
@@ -112,13 +144,15 @@ const (
 // comma or the closing brace. Every member it reads fits, and it reads
 // them as fitArgs and fitRawContainer would, with no call per member but
 // for strings longer than seven bytes (one call, SkipStringRest) and numbers
-// (one call, PlainInt, for an integer). It returns where it stopped and why.
-func (f *fitter) fitShort(data []byte, i int, t *Type) (int, shortStop) {
+// (one call, PlainInt, for an integer). It returns where it stopped and why,
+// and adds the required names it read to kc (check mode; every key it
+// reads is declared, so none is unknown).
+func (f *fitter) fitShort(data []byte, i int, t *Type, kc *keyCheck) (int, shortStop) {
 	ix := t.index
 	// The short table and the work count in registers: the loop stores
-	// nothing but f.work, on the way out.
+	// nothing but f.work and kc.seen, on the way out.
 	short, mul, shift := ix.short, ix.shortMul, ix.shortShift&63
-	work, budget := f.work, f.budget
+	work, budget, seen := f.work, f.budget, kc.seen
 members:
 	for work < budget && i >= 0 && i+9 <= len(data) && data[i] == '"' {
 		// The key: ShortKey's, or a medium one of up to sixteen bytes,
@@ -157,21 +191,25 @@ members:
 		}
 		var mt *Type
 		var found bool
+		var req uint64
 		if n <= 8 { // shortProp, on the table in registers
 			for h := (x * mul) >> shift; ; h = (h + 1) & uint64(len(short)-1) {
 				if s := &short[h]; s.t == nil || s.w == x {
-					mt, found = s.t, s.t != nil
+					mt, found, req = s.t, s.t != nil, s.req
 					break
 				}
 			}
 		} else {
-			mt, found = ix.mediumProp(x, x2)
+			mt, req, found = ix.mediumProp(x, x2)
 		}
 		if !found || mt == t.rest { // the rules of names and nulls may read it
 			break
 		}
 		// The value: fitLeaf's rules.
 		end := 0
+		if mt.enum != nil && f.check {
+			break members // fitRaw compares it with the enum
+		}
 		switch c := data[v]; mt.kind {
 		case typeString:
 			if c != '"' || mt.enum != nil {
@@ -221,17 +259,18 @@ members:
 			break members
 		}
 		work++ // as fitLeaf counts it
+		seen |= req
 		if end < len(data) && data[end] == ',' {
 			i = jsonwire.Space(data, end+1)
 			continue
 		}
-		f.work = work
+		f.work, kc.seen = work, seen
 		if end < len(data) && data[end] == '}' {
 			return end + 1, closed
 		}
 		return end, afterValue
 	}
-	f.work = work
+	f.work, kc.seen = work, seen
 	return i, atKey
 }
 
@@ -334,7 +373,7 @@ func (c rawChild) is(k string) bool {
 // valid, and that it fits; otherwise fitRaw reads the member again, and
 // reports its error if it has one.
 func (f *fitter) fitLeaf(data []byte, i int, t *Type) (end int, ok bool) {
-	if t == nil || f.work >= f.budget || i >= len(data) {
+	if t == nil || f.work >= f.budget || i >= len(data) || t.enum != nil && f.check {
 		return 0, false
 	}
 	switch c := data[i]; t.kind {
@@ -369,8 +408,21 @@ func (f *fitter) fitLeaf(data []byte, i int, t *Type) (end int, ok bool) {
 // fitRaw validates the JSON value that starts at data[i] (after optional
 // whitespace), nested in depth containers, and reports where it ends and
 // whether it fits t as it is. It allocates nothing (keys with escapes
-// aside), and reads each byte once.
+// aside), and reads each byte once. In check mode a value fits only if
+// t's enum or const allows it too.
 func (f *fitter) fitRaw(data []byte, i int, t *Type, depth int) (end int, ok bool, err *jsonwire.Error) {
+	if !f.check || t == nil || t.enum == nil {
+		return f.fitRawAs(data, i, t, depth)
+	}
+	i = jsonwire.Space(data, i)
+	if end, ok, err = f.fitRawAs(data, i, t, depth); ok && err == nil {
+		ok = tokenInEnum(t.enum, data[i:end], f.maxDepth)
+	}
+	return end, ok, err
+}
+
+// fitRawAs is fitRaw but for the enum of check mode.
+func (f *fitter) fitRawAs(data []byte, i int, t *Type, depth int) (end int, ok bool, err *jsonwire.Error) {
 	i = jsonwire.Space(data, i)
 	if i >= len(data) || t.isAny() {
 		end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
@@ -409,7 +461,7 @@ func (f *fitter) fitRaw(data []byte, i int, t *Type, depth int) (end int, ok boo
 			end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
 			return end, err == nil, err
 		}
-		if t.kind.valueKind() != k || !t.constrains() {
+		if t.kind.valueKind() != k || f.opaque(t) {
 			end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
 			return end, t.kind.valueKind() == k, err
 		}
@@ -432,13 +484,15 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 		return 0, false, err
 	}
 	fits := true
+	checksKeys := f.check && k == kindObject && t.judgesKeys()
 	indexed := k == kindObject && t.index != nil && t.patterns == nil
+	var kc keyCheck
 	for n := 0; more; n++ {
 		if fits && indexed {
 			var stop shortStop
-			switch i, stop = f.fitShort(data, i, t); stop {
+			switch i, stop = f.fitShort(data, i, t, &kc); stop {
 			case closed:
-				return i, true, nil
+				return i, !checksKeys || kc.ok(t), nil
 			case afterValue:
 				if i, more, err = jsonwire.Next(data, i, true); err != nil {
 					return 0, false, err
@@ -473,6 +527,9 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 				}
 				i = next
 			}
+			if fits && checksKeys {
+				kc.key(t, key, escaped)
+			}
 			if fits && f.nulls && f.unions == 0 && i < len(data) && data[i] == 'n' && nullGoesText(t, key, escaped) {
 				fits, mt = false, nil // the rule of nulls removes it: not as it is
 			}
@@ -480,7 +537,7 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 			mt = t.item(n)
 		}
 		if k == kindArray && mt != nil && mt.kind == typeObject && i < len(data) && data[i] == '{' &&
-			mt.constrains() && f.work < f.budget {
+			!f.opaque(mt) && (mt.enum == nil || !f.check) && f.work < f.budget {
 			// An array of objects: fitRaw's path to the element, without
 			// its calls (fitLeaf, fitRaw).
 			f.work++
@@ -503,7 +560,25 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 			return 0, false, err
 		}
 	}
-	return i, fits, nil
+	return i, fits && (!checksKeys || kc.ok(t)), nil
+}
+
+// opaque reports whether a container of type t fits whatever it holds, so
+// that the fitter need not read inside: t constrains nothing below it, and
+// in check mode has no required or closed keys (keyed) and no enum on
+// what it holds.
+func (f *fitter) opaque(t *Type) bool {
+	switch {
+	case t.constrains():
+		return false
+	case !f.check:
+		return true
+	case t.kind == typeObject:
+		return !t.judgesKeys() && (t.rest == nil || t.rest.enum == nil)
+	case t.kind == typeArray:
+		return t.elem == nil || t.elem.enum == nil
+	}
+	return true
 }
 
 // fitRawUnion is fitUnion on JSON text.
@@ -551,7 +626,9 @@ func (f *fitter) fitRawUnionOf(data []byte, i int, u *Type, k kind, depth int) (
 	case ms.n == 0:
 		end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
 		return end, false, err
-	case ms.n == 1 && !keyed:
+	case ms.n == 1 && (!keyed || f.check):
+		// One member: in check mode, its keys are judged as Check judges
+		// them; of several, Check judges none.
 		return f.fitRaw(data, i, ms.list[0], depth)
 	}
 	var ks [maxSet]keys

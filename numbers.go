@@ -114,6 +114,28 @@ func scanNumeral(s string) (n numeral, ok bool) {
 	return n, true
 }
 
+// numberInEnum is enumHas for the JSON number text tok, without boxing it:
+// the numbers of enum that are JSON number text (json.Number, as schemas
+// decode them) are compared with it by their exact decimal value, as
+// numbersEqual does. sure is false where enum holds a number of another
+// type: enumHas then has the answer.
+func numberInEnum(enum []any, tok []byte) (in, sure bool) {
+	neg, digits, scale := jsonwire.Decimal(string(tok))
+	for _, e := range enum {
+		switch x := e.(type) {
+		case json.Number:
+			n, d, s := jsonwire.Decimal(string(x))
+			if d == digits && (d == "" || s == scale && n == neg) {
+				return true, true
+			}
+		case string, bool, nil, map[string]any, []any:
+		default:
+			return false, false
+		}
+	}
+	return false, true
+}
+
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // significand returns the significant digits (no leading or trailing

@@ -68,6 +68,18 @@ type Options struct {
 	// the first 100 failures (in path order) are reported.
 	MaxWork int
 
+	// Check makes Coerce and CoerceJSON report, as the error of the call,
+	// what Schema.Check reports of the arguments once coerced: a required
+	// name missing (ErrMissing), a name a closed object does not declare
+	// (ErrUnknownName), a value its enum or const does not allow
+	// (ErrEnum). A server that sets it answers every call that will fail
+	// before its tool runs. Arguments that conform as sent are read once,
+	// coerced and checked in one pass; the others are checked once
+	// coerced, and come back coerced with the check's error. A call that
+	// does not coerce returns coercion's error, unchecked. Unmarshal and
+	// ToDeclared ignore it: a Go type's decoder has no such rules.
+	Check bool
+
 	// OnChange, if set, is called once for each conversion in the result,
 	// in the order of their paths, after the call has done its work and
 	// before it returns: a server can count and log how its clients break

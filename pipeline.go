@@ -37,14 +37,17 @@ const (
 // coerceText runs the pipeline on data against t: the text (data itself
 // when nothing converts), the changes made when o.OnChange is set, and the
 // error. args is CoerceJSON's reading: data must be an object (or null),
-// t is the parameters' type.
-func coerceText(o *Options, data []byte, t *Type, args bool) (out []byte, changes []Change, err error) {
+// t is the parameters' type. With passed, the read is in check mode
+// (fitter.check): *passed says that the text conformed as sent, so that
+// Check has nothing to find.
+func coerceText(o *Options, data []byte, t *Type, args bool, passed *bool) (out []byte, changes []Change, err error) {
 	if o.MaxSize > 0 && len(data) > o.MaxSize {
 		e := tooLong(o.MaxSize) // the call's limit, like the work budget's (walker.callLimit)
 		e.Value = json.RawMessage(data)
 		return data, nil, e
 	}
 	f := newFitter(*o)
+	f.check = passed != nil
 	start, isObject := argsObject(data)
 	if args && !isObject {
 		if string(trimSpace(data)) == "null" {
@@ -74,7 +77,7 @@ func coerceText(o *Options, data []byte, t *Type, args bool) (out []byte, change
 	if werr == nil {
 		if werr = jsonwire.End(data, end); werr != nil && isObject {
 			if again, ok := resent(data, start, end, f.maxDepth); ok {
-				out, changes, err := coerceText(o, again, t, args)
+				out, changes, err := coerceText(o, again, t, args, nil)
 				if err == nil && o.OnChange != nil {
 					changes = append([]Change{{Declared: "object", Found: Object, Rule: Resent}}, changes...)
 				}
@@ -90,12 +93,15 @@ func coerceText(o *Options, data []byte, t *Type, args bool) (out []byte, change
 		return repairText(o, data, t, args, werr)
 	case fits:
 		countWork(f.work + len(data))
+		if passed != nil {
+			*passed = true
+		}
 		return data, nil, nil
 	case f.keyEdits:
 		if edited, edits, ok := o.editArgs(t, data, start); ok {
 			next := *o
 			next.stage |= keysEdited
-			out, changes, err := coerceText(&next, edited, t, args)
+			out, changes, err := coerceText(&next, edited, t, args, nil)
 			return out, append(edits, changes...), err
 		}
 	case o.dropsNulls() && t != nil && t.nullsBelow && bytes.Contains(data, []byte("null")):
@@ -107,7 +113,7 @@ func coerceText(o *Options, data []byte, t *Type, args bool) (out []byte, change
 			next := *o
 			next.stage |= nullsDropped
 			edited = append(append(append([]byte(nil), data[:start]...), edited...), data[e:]...)
-			out, changes, err := coerceText(&next, edited, t, args)
+			out, changes, err := coerceText(&next, edited, t, args, nil)
 			if err != nil {
 				// The parameters that failed come back as they came.
 				failed, all := failedParams(err)
@@ -188,7 +194,7 @@ func repairText(o *Options, data []byte, t *Type, args bool, werr *jsonwire.Erro
 	if _, isObject := argsObject(fixed); args && !isObject {
 		return data, nil, rawFail(data, werr)
 	}
-	out, inner, err := coerceText(o, fixed, t, args)
+	out, inner, err := coerceText(o, fixed, t, args, nil)
 	if err != nil {
 		return data, nil, err
 	}

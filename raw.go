@@ -24,7 +24,15 @@ import (
 // than the default, a deep value that Coerce would pass through untouched
 // fails here with ErrLimit.
 func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
-	out, changes, err := coerceText(&s.opts, args, s.params, true)
+	var passed bool
+	var check *bool // check mode, where the fitter can pass the call
+	if s.opts.Check && s.checksParams {
+		check = &passed
+	}
+	out, changes, err := coerceText(&s.opts, args, s.params, true, check)
+	if err == nil && s.opts.Check && !passed {
+		err = s.checkText(out)
+	}
 	if changes != nil {
 		s.opts.deliver(changes)
 	}

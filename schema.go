@@ -16,13 +16,19 @@ type Schema struct {
 	root   *Type // the whole argument set
 	params *Type // the object type whose properties are the parameters; nil if none
 	opts   Options
+	// checksParams: Check of an argument object judges it by params
+	// alone (root is params, or a union whose one object member params
+	// is, with no enum beside it), so that the fitter in check mode can
+	// pass it (Options.Check).
+	checksParams bool
 }
 
 func newSchema(root *Type, o Options) *Schema {
 	params := paramsType(root)
 	seal(root)
 	seal(params)
-	return &Schema{root: root, params: params, opts: o}
+	return &Schema{root: root, params: params, opts: o,
+		checksParams: params != nil && (root == params || root.kind == typeUnion && root.enum == nil && memberOfKind(root, kindObject) == params)}
 }
 
 // paramsType is the object type that gives each parameter its type: the
@@ -200,7 +206,18 @@ func (s *Schema) Lookup(param string) (*Type, bool) {
 // is the unit of failure: the ones that convert are converted, the ones
 // that cannot stay exactly as they were, and the error joins one *Error per
 // failure, each with its JSON Pointer (e.g. "/tasks/0/id").
+//
+// With Options.Check, arguments that coerce are then checked (Check).
 func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
+	out, err := s.coerce(args)
+	if err == nil && s.opts.Check {
+		err = s.Check(out)
+	}
+	return out, err
+}
+
+// coerce is Coerce without Options.Check.
+func (s *Schema) coerce(args map[string]any) (map[string]any, error) {
 	if s.params == nil || !s.params.constrains() {
 		return args, nil
 	}

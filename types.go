@@ -163,25 +163,27 @@ type propIndex struct {
 }
 
 type shortSlot struct {
-	w uint64
-	t *Type // nil: an empty slot
+	w   uint64
+	t   *Type  // nil: an empty slot
+	req uint64 // the property's bit among the first 64 required names, or 0 (keyCheck)
 }
 
 type mediumSlot struct {
 	w, w2 uint64
 	t     *Type // nil: an empty slot
+	req   uint64
 }
 
 // mediumProp is the property whose name is the medium key of words w and
 // w2 (the second zero above the key's end), if there is one.
-func (ix *propIndex) mediumProp(w, w2 uint64) (*Type, bool) {
+func (ix *propIndex) mediumProp(w, w2 uint64) (*Type, uint64, bool) {
 	mask := uint64(len(ix.medium) - 1)
 	for i := ((w ^ w2*0xbf58476d1ce4e5b9) * ix.mediumMul) >> ix.mediumShift; ; i = (i + 1) & mask {
 		switch s := &ix.medium[i]; {
 		case s.t == nil:
-			return nil, false
+			return nil, 0, false
 		case s.w == w && s.w2 == w2:
-			return s.t, true
+			return s.t, s.req, true
 		}
 	}
 }
@@ -233,11 +235,11 @@ func shortWord(name string) (uint64, bool) {
 }
 
 // buildShort fills the short table of ix from props (see placeAll).
-func (ix *propIndex) buildShort(props map[string]*Type) {
+func (ix *propIndex) buildShort(props map[string]*Type, required []string) {
 	var slots []shortSlot
 	for name, t := range props {
 		if w, ok := shortWord(name); ok {
-			slots = append(slots, shortSlot{w, t})
+			slots = append(slots, shortSlot{w, t, requiredBit(required, name)})
 		}
 	}
 	ix.short, ix.shortMul, ix.shortShift = placeAll(slots, func(s shortSlot) uint64 { return s.w })
@@ -245,11 +247,11 @@ func (ix *propIndex) buildShort(props map[string]*Type) {
 
 // buildMedium fills the medium table of ix from props as buildShort does
 // the short one; it stays nil when no name is of medium length.
-func (ix *propIndex) buildMedium(props map[string]*Type) {
+func (ix *propIndex) buildMedium(props map[string]*Type, required []string) {
 	var slots []mediumSlot
 	for name, t := range props {
 		if w, w2, ok := mediumWords(name); ok {
-			slots = append(slots, mediumSlot{w, w2, t})
+			slots = append(slots, mediumSlot{w, w2, t, requiredBit(required, name)})
 		}
 	}
 	if len(slots) == 0 {
@@ -321,7 +323,7 @@ func seal(t *Type) {
 		}
 		seen[t] = true
 		if len(t.props) > 0 && t.index == nil {
-			t.index = newPropIndex(t.props)
+			t.index = newPropIndex(t.props, t.required)
 			t.names = newNameIndex(t)
 		}
 		for _, p := range t.props {
@@ -374,7 +376,16 @@ func markNullsBelow(t *Type) {
 }
 
 // newPropIndex indexes props, or returns nil for an empty map.
-func newPropIndex(props map[string]*Type) *propIndex {
+// requiredBit is name's bit among the first 64 of required (keyCheck's
+// seen), or 0.
+func requiredBit(required []string, name string) uint64 {
+	if r := slices.Index(required, name); r >= 0 && r < 64 {
+		return 1 << r
+	}
+	return 0
+}
+
+func newPropIndex(props map[string]*Type, required []string) *propIndex {
 	if len(props) == 0 {
 		return nil
 	}
@@ -393,8 +404,8 @@ func newPropIndex(props map[string]*Type) *propIndex {
 		ix.list = append(ix.list, propSlot{h, name, t})
 	}
 	slices.SortFunc(ix.list, func(a, b propSlot) int { return strings.Compare(a.name, b.name) })
-	ix.buildShort(props)
-	ix.buildMedium(props)
+	ix.buildShort(props, required)
+	ix.buildMedium(props, required)
 	return ix
 }
 

@@ -420,7 +420,7 @@ func propIndexOf(names []string) (map[string]*Type, *propIndex) {
 	for i, n := range names {
 		props[n] = &Type{kind: typeInteger, name: fmt.Sprint(i)}
 	}
-	return props, newPropIndex(props)
+	return props, newPropIndex(props, nil)
 }
 
 // The short table of a property index finds every property whose name
@@ -474,7 +474,7 @@ func TestPropIndexMedium(t *testing.T) {
 			if !ok {
 				continue
 			}
-			if got, found := ix.mediumProp(w, w2); !found || got != props[n] {
+			if got, _, found := ix.mediumProp(w, w2); !found || got != props[n] {
 				t.Fatalf("%v: mediumProp(%q) = %v, %v", names, n, got, found)
 			}
 		}
@@ -483,7 +483,7 @@ func TestPropIndexMedium(t *testing.T) {
 			if !ok {
 				continue
 			}
-			got, found := ix.mediumProp(w, w2)
+			got, _, found := ix.mediumProp(w, w2)
 			if want, has := props[k]; found != has || got != want {
 				t.Fatalf("%v: mediumProp(%q) = %v, %v", names, k, got, found)
 			}

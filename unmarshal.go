@@ -105,7 +105,7 @@ func (o Options) Unmarshal(data []byte, v any) error {
 	// Numbers are written back into the text as their digits, whatever
 	// the type they are bound for: float64 would round big ones.
 	o.UseNumber = true
-	text, changes, err := coerceText(&o, data, t, false)
+	text, changes, err := coerceText(&o, data, t, false, nil)
 	if err == nil {
 		if err = decodeInto(rv, text); err == nil {
 			if changes != nil {
