@@ -375,3 +375,31 @@ func ExampleOptions_Unmarshal() {
 	// /notify: string -> null (null-from-text)
 	// <nil> 1458059302022549698 <nil>
 }
+
+// A tool call's arguments as a model streams them: a preview after each
+// delta for the UI, and the call itself only from Close.
+func ExampleSchema_Stream() {
+	schema, _ := coerce.ParseSchema([]byte(`{"type": "object",
+		"properties": {"path": {"type": "string"}, "limit": {"type": "integer"}}}`))
+	st := schema.Stream()
+	for _, delta := range []string{`{"path": "src/ma`, `in.go", "lim`, `it": "10"`, `}`} {
+		st.Write([]byte(delta))
+		p := st.Preview()
+		fmt.Printf("%v open: %q\n", p.Args, p.Open)
+	}
+	args, err := st.Close()
+	fmt.Println(string(args), err)
+
+	// Cut off by the model's output limit: never a call.
+	st = schema.Stream()
+	st.Write([]byte(`{"path": "src/main.go", "limit": 1`))
+	_, err = st.Close()
+	fmt.Println(errors.Is(err, coerce.ErrTruncated))
+	// Output:
+	// map[path:src/ma] open: ["" "/path"]
+	// map[path:src/main.go] open: [""]
+	// map[limit:10 path:src/main.go] open: [""]
+	// map[limit:10 path:src/main.go] open: []
+	// {"path": "src/main.go", "limit": 10} <nil>
+	// true
+}

@@ -45,6 +45,12 @@ func TestTruncationEverywhereIsErrTruncated(t *testing.T) {
 			var m map[string]any
 			check("Unmarshal into a map", Unmarshal([]byte(prefix), &m))
 			check("CheckJSON", s.CheckJSON([]byte(prefix)))
+			st := s.Stream()
+			for i := range len(prefix) {
+				st.Write([]byte(prefix[i : i+1]))
+			}
+			_, err = st.Close()
+			check("a Stream, byte by byte", err)
 			_, err = ToDeclared(prefix, "object")
 			check("ToDeclared", err)
 			_, err = s.Coerce(map[string]any{"p": prefix})
