@@ -30,16 +30,20 @@ type Stream struct {
 	buf []byte
 	sc  scanner
 
-	done   map[string]any  // the members complete, decoded and converted; and the one open, as far as it goes
-	open   strings.Builder // the text of the string open at the top level, decoded up to openAt
-	openAt int             // where in buf that decoding stopped; -1 for no such string
+	done      map[string]any  // the arguments so far: the members complete, converted; and the one open, as far as it goes
+	open      strings.Builder // the text of the string being read, decoded up to openAt
+	openStart int             // where that string starts
+	openAt    int             // where its decoding stopped
 
 	decoded int // the bytes the previews decoded, for the tests to count
 }
 
 // Stream returns a Stream of arguments for s.
 func (s *Schema) Stream() *Stream {
-	return &Stream{s: s, done: map[string]any{}, openAt: -1}
+	st := &Stream{s: s, done: map[string]any{}, openStart: -1}
+	st.sc.useNumber, st.sc.maxDepth = s.opts.UseNumber, s.opts.maxDepth()
+	st.sc.root, st.sc.atRoot = st.done, st.coerced
+	return st
 }
 
 // Write appends p to the argument text. It never fails.
@@ -47,9 +51,7 @@ func (st *Stream) Write(p []byte) (int, error) {
 	from := len(st.buf)
 	st.buf = append(st.buf, p...)
 	for i := from; i < len(st.buf); i++ {
-		if st.sc.step(st.buf, i) {
-			st.memberEnded()
-		}
+		st.sc.step(st.buf, i)
 	}
 	return len(p), nil
 }
@@ -60,20 +62,8 @@ func (st *Stream) Close() ([]byte, error) {
 	return st.s.CoerceJSON(st.buf)
 }
 
-// Len is the number of bytes written.
-func (st *Stream) Len() int { return len(st.buf) }
-
-// memberEnded decodes the member of the argument object that has just
-// ended, once, converted to its parameter's type where that converts.
-func (st *Stream) memberEnded() {
-	sc := &st.sc
-	if v, err := decodeJSON(st.buf[sc.memStart:sc.end], st.s.opts.UseNumber, st.s.opts.maxDepth()); err == nil {
-		st.done[sc.memKey] = st.coerced(sc.memKey, v)
-	}
-	st.openAt = -1
-}
-
-// coerced is v converted to the type of parameter key, where it converts.
+// coerced is v, a member of the arguments that has just ended, converted
+// to the type of parameter key where it converts.
 func (st *Stream) coerced(key string, v any) any {
 	pt, ok := st.s.Lookup(key)
 	if !ok {
@@ -90,11 +80,11 @@ func (st *Stream) coerced(key string, v any) any {
 // A Partial is what a Stream's arguments look like so far, for a UI:
 // never a call to run.
 type Partial struct {
-	// Args holds the members complete so far, and the one still open as
-	// far as it goes (an open string's text so far, an open container with
-	// its complete members), each converted to its parameter's type where
-	// that converts. It is valid until the next Write, and is not to be
-	// modified.
+	// Args holds the members complete so far, each converted to its
+	// parameter's type where that converts, and the one still open as far
+	// as it goes: an open string's text so far, an open number, an open
+	// container with its members so far. It is valid until the next Write,
+	// and is not to be modified.
 	Args map[string]any
 
 	// Open lists the JSON Pointers of the values still open, outermost
@@ -108,8 +98,8 @@ type Partial struct {
 	Err error
 }
 
-// Preview returns the arguments so far. Its cost is that of the member
-// still open at the top level (see Stream).
+// Preview returns the arguments so far. It costs the depth of the value
+// open, and the part of an open string written since the last preview.
 func (st *Stream) Preview() Partial {
 	sc := &st.sc
 	p := Partial{Args: st.done}
@@ -128,32 +118,29 @@ func (st *Stream) Preview() Partial {
 		return p
 	}
 	p.Open = sc.pointers()
-	f := &sc.stack[0]
-	if f.valueStart < 0 {
-		return p // no member open at the top
-	}
-	if len(sc.stack) == 1 && sc.mode != mNumber {
-		if sc.mode != mString && sc.mode != mEscape && sc.mode != mUnicode {
-			return p // a literal: nothing to show yet
-		}
-		// A string: its text so far, decoded as it grows.
-		if st.openAt < 0 {
+	// The scalar open, as far as it goes: a string's text, decoded as it
+	// grows; a number that may end here.
+	top := &sc.stack[len(sc.stack)-1]
+	switch {
+	case !sc.scalarOpen():
+	case sc.mode == mString || sc.mode == mEscape || sc.mode == mUnicode:
+		if st.openStart != sc.strStart {
 			st.open.Reset()
-			st.openAt = f.valueStart + 1
+			st.openStart, st.openAt = sc.strStart, sc.strStart+1
 		}
 		if cut := sc.stringCut(st.buf); cut > st.openAt {
 			st.decoded += cut - st.openAt
 			st.open.WriteString(jsonwire.Unescape(st.buf[st.openAt:cut]))
 			st.openAt = cut
 		}
-		st.done[f.key] = st.open.String()
-		return p
+		top.put(st.open.String())
+	case sc.mode == mNumber && sc.num.complete() && len(st.buf)-sc.valStart <= 64:
+		st.decoded += len(st.buf) - sc.valStart
+		top.put(sc.number(st.buf[sc.valStart:]))
 	}
-	if text := sc.closed(st.buf, f.valueStart); text != nil {
-		st.decoded += len(text)
-		if v, err := decodeJSON(text, st.s.opts.UseNumber, st.s.opts.maxDepth()); err == nil {
-			st.done[f.key] = v
-		}
+	// The containers open, each in the one around it.
+	for d := len(sc.stack) - 1; d >= 1; d-- {
+		sc.stack[d-1].put(sc.stack[d].value())
 	}
 	return p
 }

@@ -29,13 +29,33 @@ const (
 	mLiteral                   // inside true, false or null
 )
 
-// A frame is a container still open.
+// A frame is a container still open, and its value so far: its members
+// complete, decoded (each once, when it ends).
 type frame struct {
-	obj        bool
-	key        string // objects: the key of the member being read, decoded
-	index      int    // arrays: the index of the element being read
-	safe       int    // just past the last complete member, or the opening bracket
-	valueStart int    // the root object: where the value of the member being read starts, or -1
+	obj   bool
+	key   string         // objects: the key of the member being read, decoded
+	index int            // arrays: the index of the element being read
+	m     map[string]any // objects
+	a     []any          // arrays
+	open  bool           // a member of it is being read (its key, for objects, is read)
+}
+
+// value is the frame's container.
+func (f *frame) value() any {
+	if f.obj {
+		return f.m
+	}
+	return f.a
+}
+
+// put sets the member being read to v: an object's key, an array's
+// element index (appended, or written over a preview's).
+func (f *frame) put(v any) {
+	if f.obj {
+		f.m[f.key] = v
+		return
+	}
+	f.a = append(f.a[:f.index], v)
 }
 
 type scanner struct {
@@ -48,9 +68,14 @@ type scanner struct {
 	hex      int // the hex digits of \u read
 	num      numState
 	lit      string // what the literal still needs
-	end      int    // just past the member of the root object step reported
-	memKey   string // its key
-	memStart int    // where its value starts
+	valStart int    // where the scalar being read starts
+
+	useNumber bool
+	maxDepth  int
+	// root is the root object's map, and atRoot converts each of its
+	// members as it ends (Stream).
+	root   map[string]any
+	atRoot func(key string, v any) any
 
 	invalid   int // the offset of the first byte that cannot be JSON, plus one; 0 for none
 	notObject bool
@@ -134,12 +159,11 @@ func (sc *scanner) fail(i int) {
 	}
 }
 
-// step reads buf[i] and reports whether a member of the root object ended
-// with it (sc.memKey, sc.memStart, sc.end say which).
-func (sc *scanner) step(buf []byte, i int) bool {
+// step reads buf[i].
+func (sc *scanner) step(buf []byte, i int) {
 	sc.steps++
 	if sc.invalid != 0 {
-		return false
+		return
 	}
 	c := buf[i]
 	switch sc.mode {
@@ -147,17 +171,18 @@ func (sc *scanner) step(buf []byte, i int) bool {
 		switch {
 		case c == '"':
 			if sc.inKey {
-				sc.stack[len(sc.stack)-1].key = jsonwire.Unescape(buf[sc.strStart+1 : i])
+				f := &sc.stack[len(sc.stack)-1]
+				f.key, f.open = jsonwire.Unescape(buf[sc.strStart+1:i]), true
 				sc.inKey, sc.mode = false, mColon
-				return false
+				return
 			}
-			return sc.ended(i + 1)
+			sc.ended(jsonwire.Unescape(buf[sc.strStart+1 : i]))
 		case c == '\\':
 			sc.mode, sc.escStart = mEscape, i
 		case c < 0x20:
 			sc.fail(i)
 		}
-		return false
+		return
 	case mEscape:
 		switch c {
 		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
@@ -167,36 +192,41 @@ func (sc *scanner) step(buf []byte, i int) bool {
 		default:
 			sc.fail(i)
 		}
-		return false
+		return
 	case mUnicode:
 		if !isHex(c) {
 			sc.fail(i)
 		} else if sc.hex++; sc.hex == 4 {
 			sc.mode = mString
 		}
-		return false
+		return
 	case mNumber:
 		if sc.num.next(c) {
-			return false
+			return
 		}
 		if !sc.num.complete() {
 			sc.fail(i)
-			return false
+			return
 		}
-		ended := sc.ended(i)
-		return sc.step(buf, i) || ended // c, after the number
+		sc.ended(sc.number(buf[sc.valStart:i]))
+		sc.step(buf, i) // c, after the number
+		return
 	case mLiteral:
 		if c != sc.lit[0] {
 			sc.fail(i)
-			return false
+			return
 		}
 		if sc.lit = sc.lit[1:]; sc.lit == "" {
-			return sc.ended(i + 1)
+			var v any // null
+			if c == 'e' {
+				v = buf[sc.valStart] == 't'
+			}
+			sc.ended(v)
 		}
-		return false
+		return
 	}
 	if isSpace(c) {
-		return false
+		return
 	}
 	switch sc.mode {
 	case mFirstKey, mKey:
@@ -204,7 +234,7 @@ func (sc *scanner) step(buf []byte, i int) bool {
 		case c == '"':
 			sc.mode, sc.inKey, sc.strStart = mString, true, i
 		case c == '}' && sc.mode == mFirstKey:
-			return sc.close(i)
+			sc.close()
 		default:
 			sc.fail(i)
 		}
@@ -215,7 +245,8 @@ func (sc *scanner) step(buf []byte, i int) bool {
 		sc.mode = mValue
 	case mFirstItem:
 		if c == ']' {
-			return sc.close(i)
+			sc.close()
+			return
 		}
 		sc.value(buf, i)
 	case mValue:
@@ -223,7 +254,7 @@ func (sc *scanner) step(buf []byte, i int) bool {
 	case mAfter:
 		if len(sc.stack) == 0 {
 			sc.fail(i) // after the arguments: Close says what it is
-			return false
+			return
 		}
 		f := &sc.stack[len(sc.stack)-1]
 		switch {
@@ -233,12 +264,11 @@ func (sc *scanner) step(buf []byte, i int) bool {
 			f.index++
 			sc.mode = mValue
 		case c == '}' && f.obj, c == ']' && !f.obj:
-			return sc.close(i)
+			sc.close()
 		default:
 			sc.fail(i)
 		}
 	}
-	return false
 }
 
 func isHex(c byte) bool { return c-'0' <= 9 || c|0x20-'a' <= 5 }
@@ -253,16 +283,20 @@ func (sc *scanner) value(buf []byte, i int) {
 			return
 		}
 		sc.started = true
+	} else {
+		sc.stack[len(sc.stack)-1].open = true
 	}
-	if len(sc.stack) == 1 {
-		sc.stack[0].valueStart = i
-	}
+	sc.valStart = i
 	switch {
 	case c == '{':
-		sc.stack = append(sc.stack, frame{obj: true, safe: i + 1, valueStart: -1})
+		m := sc.root
+		if len(sc.stack) > 0 || m == nil {
+			m = map[string]any{}
+		}
+		sc.stack = append(sc.stack, frame{obj: true, m: m})
 		sc.mode = mFirstKey
 	case c == '[':
-		sc.stack = append(sc.stack, frame{safe: i + 1, valueStart: -1})
+		sc.stack = append(sc.stack, frame{a: []any{}})
 		sc.mode = mFirstItem
 	case c == '"':
 		sc.mode, sc.inKey, sc.strStart = mString, false, i
@@ -284,27 +318,32 @@ func (sc *scanner) value(buf []byte, i int) {
 	}
 }
 
-// close closes the container whose bracket is buf[i].
-func (sc *scanner) close(i int) bool {
-	sc.stack = sc.stack[:len(sc.stack)-1]
-	return sc.ended(i + 1)
+// number decodes number text as decodeJSON does.
+func (sc *scanner) number(text []byte) any {
+	v, _ := decodeJSON(text, sc.useNumber, sc.maxDepth)
+	return v
 }
 
-// ended ends the value that ends just before end, and reports whether it
-// was a member of the root object.
-func (sc *scanner) ended(end int) bool {
+// close closes the innermost container.
+func (sc *scanner) close() {
+	f := sc.stack[len(sc.stack)-1]
+	sc.stack = sc.stack[:len(sc.stack)-1]
+	sc.ended(f.value())
+}
+
+// ended ends the value being read, v decoded: it becomes a member of the
+// container around it.
+func (sc *scanner) ended(v any) {
 	sc.mode = mAfter
 	if len(sc.stack) == 0 {
-		return false // the arguments are complete
+		return // the arguments are complete
 	}
 	f := &sc.stack[len(sc.stack)-1]
-	f.safe = end
-	if len(sc.stack) > 1 || f.valueStart < 0 {
-		return false
+	if len(sc.stack) == 1 && sc.atRoot != nil {
+		v = sc.atRoot(f.key, v)
 	}
-	sc.memKey, sc.memStart, sc.end = f.key, f.valueStart, end
-	f.valueStart = -1
-	return true
+	f.put(v)
+	f.open = false
 }
 
 // scalarOpen reports whether a string, number or literal is being read
@@ -348,40 +387,4 @@ func (sc *scanner) stringCut(buf []byte) int {
 		return sc.escStart
 	}
 	return len(buf)
-}
-
-// closed returns the value that starts at buf[from], as far as it goes,
-// made JSON: a member not yet complete is dropped but for a string or a
-// number so far, and the containers still open are closed. It is nil
-// where nothing of it is complete.
-func (sc *scanner) closed(buf []byte, from int) []byte {
-	top := &sc.stack[len(sc.stack)-1]
-	cut, suffix := len(buf), ""
-	switch sc.mode {
-	case mString, mEscape, mUnicode:
-		if sc.inKey {
-			cut = top.safe
-		} else {
-			cut, suffix = sc.stringCut(buf), `"`
-		}
-	case mNumber:
-		if !sc.num.complete() {
-			cut = top.safe
-		}
-	case mLiteral, mColon, mKey, mValue:
-		cut = top.safe
-	}
-	if cut <= from {
-		return nil
-	}
-	out := make([]byte, 0, cut-from+len(suffix)+len(sc.stack))
-	out = append(append(out, buf[from:cut]...), suffix...)
-	for d := len(sc.stack) - 1; d >= 1; d-- {
-		if sc.stack[d].obj {
-			out = append(out, '}')
-		} else {
-			out = append(out, ']')
-		}
-	}
-	return out
 }

@@ -47,7 +47,7 @@ type bin struct {
 // against encoding/json alone, for bench-base, and are not run here.
 var bins = []bin{
 	{"root", ".", []string{"NotJSON", "SchemaCoerce", "SchemaCoerceJSON", "ParseFloor", "ChangeReport", "CallCheck", "Depth", "EncodeSize", "Hostile"}},
-	{"compare", "examples/compare", []string{"PassThrough", "RepairArgsJSON", "RepairArgs", "Unmarshal", "ParseAny", "Encode"}},
+	{"compare", "examples/compare", []string{"PassThrough", "RepairArgsJSON", "RepairArgs", "Unmarshal", "ParseAny", "Encode", "Stream"}},
 	{"proxy", "cmd/coerce", []string{"ToolsCall", "ProxyMessage"}},
 }
 
@@ -55,6 +55,7 @@ var bins = []bin{
 type sample struct {
 	ns, bytes, allocs float64
 	out               float64 // bytes of output, where a benchmark reports them (out-B/op)
+	parsed            float64 // bytes parsed, where a benchmark reports them (parsed-B/op)
 }
 
 func main() {
@@ -218,6 +219,8 @@ func parse(text []byte) map[string]sample {
 				s.allocs = v
 			case "out-B/op":
 				s.out = v
+			case "parsed-B/op":
+				s.parsed = v
 			}
 		}
 		got[name] = s

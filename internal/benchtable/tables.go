@@ -154,8 +154,11 @@ func (t *tables) print(w io.Writer) {
 	fmt.Fprintln(w)
 	t.pairTable(w, "| arguments | `CoerceJSON` | `CoerceJSON` and `CheckJSON` | alone / with the check | allocs |", true, [][3]string{
 		{"ten conforming parameters, required, enum and closed", "CallCheck/case=conforming/impl=coerce", "CallCheck/case=conforming/impl=coerce+check"},
+		{"the same, checked in the same pass (`Options.Check`)", "CallCheck/case=conforming/impl=coerce", "CallCheck/case=conforming/impl=coerce-check-mode"},
 	})
 	fmt.Fprintln(w)
+
+	t.streamTable(w)
 
 	fmt.Fprintln(w, "A `tools/call` round trip to a go-sdk server over stdio, direct and through `coerce mcp` (`BenchmarkToolsCall`), and the proxy's own work on the message (`BenchmarkProxyMessage`):")
 	fmt.Fprintln(w)
@@ -247,4 +250,41 @@ func bytesText(v float64) string {
 		return fmt.Sprintf("%.0f KiB", v/(1<<10))
 	}
 	return strings.TrimSpace(fmt.Sprintf("%.0f B", v))
+}
+
+// The previewers of BenchmarkStream, as examples/compare names them.
+var streamPeers = []struct{ impl, label string }{
+	{"coerce", "coerce `Stream`"}, {"nearjson", "coerce's nearjson, per delta"}, {"alexandre", "RealAlexandreAI/json-repair v0.0.18"},
+	{"fantasy", "charm.land/fantasy/jsonrepair v0.41.2"}, {"kaptinlin", "kaptinlin/jsonrepair v0.2.15"}, {"encoding_json", "encoding/json, per delta"},
+}
+
+// streamTable prints BenchmarkStream: a whole stream with a preview after
+// every delta, per previewer, its time and the bytes it parsed; "—" where
+// the benchmark leaves a previewer out (the slow ones at 64 KB).
+func (t *tables) streamTable(w io.Writer) {
+	fmt.Fprintln(w, "A tool call streamed with a preview after every delta (`BenchmarkStream` in examples/compare): coerce's `Stream` against a re-parse of the buffer per delta; time per stream, and bytes parsed:")
+	fmt.Fprintln(w)
+	fmt.Fprint(w, "| stream |")
+	for _, p := range streamPeers {
+		fmt.Fprintf(w, " %s |", p.label)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, strings.Repeat("|---", 1+len(streamPeers))+"|")
+	for _, c := range []struct{ label, name string }{
+		{"4 KB, byte by byte", "size=4KB/deltas=1B"}, {"4 KB, deltas of 3 to 16 bytes", "size=4KB/deltas=tokens"},
+		{"64 KB, byte by byte", "size=64KB/deltas=1B"}, {"64 KB, deltas of 3 to 16 bytes", "size=64KB/deltas=tokens"},
+	} {
+		fmt.Fprintf(w, "| %s |", c.label)
+		for _, p := range streamPeers {
+			name := "Stream/" + c.name + "/impl=" + p.impl
+			if !t.has("compare", name) {
+				fmt.Fprint(w, " — |")
+				continue
+			}
+			s := t.get("compare", name)
+			fmt.Fprintf(w, " %s, %s |", duration(median(field(s, ns))), bytesText(median(field(s, func(s sample) float64 { return s.parsed }))))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w)
 }
