@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/coerce-go/coerce"
 )
@@ -27,6 +27,11 @@ type Output struct {
 	// wrapped is an object whose one required property, "result", is the
 	// schema: any other result is coerced and checked as that property.
 	wrapped *coerce.Schema
+
+	// names holds the sorted property names of the object types met
+	// (*coerce.Type → []string), so that finding a property by a key in the
+	// text allocates nothing once the type has been met.
+	names sync.Map
 }
 
 // wrapKey is the property of the wrapped schema that holds a result.
@@ -60,9 +65,11 @@ func CompileOutput(o coerce.Options, schema []byte) (*Output, error) {
 }
 
 // Coerce returns text, the JSON text of a structured result, coerced to
-// the output schema: text itself when it conforms, with no allocation for
-// an object result that holds no null; otherwise the repaired text, in
-// which only the values that needed converting are rewritten.
+// the output schema: text itself when it conforms (an object result then
+// costs no allocation, once a first result has met its types, unless it
+// holds null below a property the schema does not declare); otherwise
+// the repaired text, in which only the values that needed converting are
+// rewritten.
 //
 // It repairs what coerce repairs in arguments (schema.CoerceJSON, with
 // the Options the Output was compiled with: "5" for an integer, an object
@@ -81,16 +88,17 @@ func (out *Output) Coerce(text []byte, onChange func(coerce.Change)) ([]byte, er
 	if out.root.Kind() == coerce.Any {
 		return text, nil
 	}
-	fixed, err := emptyArrays(text, out.root, onChange)
-	if err != nil {
-		return text, err
-	}
+	arrays, others := out.scanNulls(text)
+	fixed := emptyArrays(text, arrays, onChange)
 	if string(bytes.TrimSpace(fixed)) == "null" && !admitsNull(out.root) {
 		// Coercion would read null as no arguments, and Check as an
 		// object without its required properties: it is no object.
 		return text, &coerce.Error{Declared: out.root.String(), Err: coerce.ErrKind, Detail: nullDetail}
 	}
-	var res []byte
+	var (
+		res []byte
+		err error
+	)
 	if out.direct != nil && isObjectText(fixed) {
 		res, err = out.coerceDirect(fixed, onChange)
 	} else {
@@ -99,8 +107,12 @@ func (out *Output) Coerce(text []byte, onChange func(coerce.Change)) ([]byte, er
 	if err != nil {
 		return text, err
 	}
-	if err := nullsAdmitted(res, out.root); err != nil {
-		return text, err
+	if len(others) > 0 || !sameBytes(res, fixed) {
+		// A null coercion left (it removes those of properties neither
+		// required nor nullable) or wrote (from JSON text it parsed).
+		if _, others := out.scanNulls(res); len(others) > 0 {
+			return text, nullErrors(others)
+		}
 	}
 	if sameBytes(res, fixed) {
 		return fixed, nil
@@ -285,87 +297,157 @@ type nullSite struct {
 	t      *coerce.Type
 }
 
-// nulls calls visit for each null in text, with the type the schema
-// declares for it, where one can be told without choosing among the
-// members of a union: below a union, only the member of the value's kind,
-// if it is the only one. Text that is not valid JSON stops the walk
-// silently: coercion says what is wrong with it.
-func nulls(text []byte, root *coerce.Type, visit func(nullSite)) {
+// scanNulls returns the nulls of text that are declared an array that does
+// not admit null (arrays), and those declared a type that does not admit
+// null otherwise (others), with the type the schema declares for each where
+// it can be told without choosing among the members of a union: below a
+// union, only the member of the value's kind, if it is the only one. Text
+// with no null costs one search; other text one read, which allocates only
+// for the nulls it returns, for a key the schema does not declare or that
+// has escapes (on the way to a null or a container), and for nesting deeper
+// than 16.
+// Text that is not valid JSON is read as far as it goes: coercion says what
+// is wrong with it.
+func (out *Output) scanNulls(text []byte) (arrays, others []nullSite) {
+	root := out.root
 	if !bytes.Contains(text, []byte("null")) {
-		return
+		return nil, nil
 	}
 	type frame struct {
-		t         *coerce.Type // nil: nothing known below
-		object    bool
-		expectKey bool
-		key       string
-		index     int
+		t          *coerce.Type // nil: nothing known below
+		object     bool
+		keyStart   int // the key of the current member, without its quotes
+		keyEnd     int
+		keyEscaped bool
+		index      int // of the current element
 	}
-	var stack []frame
+	var buf [16]frame
+	stack := buf[:0]
+	key := func(f *frame) string {
+		k := text[f.keyStart:f.keyEnd]
+		if !f.keyEscaped {
+			return string(k)
+		}
+		var s string
+		if json.Unmarshal(text[f.keyStart-1:f.keyEnd+1], &s) != nil {
+			return string(k)
+		}
+		return s
+	}
+	declared := func() *coerce.Type {
+		n := len(stack)
+		if n == 0 {
+			return root
+		}
+		f := &stack[n-1]
+		switch {
+		case f.t == nil:
+			return nil
+		case f.object:
+			if !f.keyEscaped {
+				if name, ok := out.declares(f.t, text[f.keyStart:f.keyEnd]); ok {
+					return f.t.Property(name)
+				}
+			}
+			return f.t.Property(key(f))
+		}
+		return f.t.Item(f.index)
+	}
 	path := func() string {
 		var b strings.Builder
-		for _, f := range stack {
+		for i := range stack {
+			f := &stack[i]
 			b.WriteByte('/')
 			if f.object {
-				b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(f.key))
+				b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(key(f)))
 			} else {
 				b.WriteString(strconv.Itoa(f.index))
 			}
 		}
 		return b.String()
 	}
-	done := func() { // a value of the innermost container ended
-		if n := len(stack); n > 0 {
-			if stack[n-1].object {
-				stack[n-1].expectKey = true
-			} else {
-				stack[n-1].index++
-			}
-		}
-	}
-	d := json.NewDecoder(bytes.NewReader(text))
-	d.UseNumber()
-	for {
-		tok, err := d.Token()
-		if err == io.EOF || err != nil {
-			return
-		}
-		n := len(stack)
-		if delim, ok := tok.(json.Delim); ok && (delim == '}' || delim == ']') {
-			stack = stack[:n-1]
-			done()
-			continue
-		}
-		if n > 0 && stack[n-1].object && stack[n-1].expectKey {
-			stack[n-1].key, _ = tok.(string)
-			stack[n-1].expectKey = false
-			continue
-		}
-		t := root
-		if n > 0 {
-			t = nil
-			if p := stack[n-1].t; p != nil {
-				if stack[n-1].object {
-					t = p.Property(stack[n-1].key)
-				} else {
-					t = p.Item(stack[n-1].index)
-				}
-			}
-		}
-		switch tok := tok.(type) {
-		case nil:
-			visit(nullSite{offset: int(d.InputOffset()) - len("null"), path: path(), t: t})
-			done()
-		case json.Delim:
+	expectKey := false
+	for i := 0; i < len(text); {
+		switch c := text[i]; c {
+		case '{', '[':
 			kind := coerce.Array
-			if tok == '{' {
+			if c == '{' {
 				kind = coerce.Object
 			}
-			stack = append(stack, frame{t: ofKind(t, kind), object: tok == '{', expectKey: tok == '{'})
-		default:
-			done()
+			stack = append(stack, frame{t: ofKind(declared(), kind), object: c == '{'})
+			expectKey = c == '{'
+			i++
+		case '}', ']':
+			if len(stack) == 0 {
+				return arrays, others
+			}
+			stack = stack[:len(stack)-1]
+			expectKey = false
+			i++
+		case ',':
+			if n := len(stack); n > 0 {
+				if stack[n-1].object {
+					expectKey = true
+				} else {
+					stack[n-1].index++
+				}
+			}
+			i++
+		case '"':
+			end, escaped := i+1, false
+			for end < len(text) && text[end] != '"' {
+				if text[end] == '\\' {
+					escaped = true
+					end++
+				}
+				end++
+			}
+			if end >= len(text) {
+				return arrays, others
+			}
+			if n := len(stack); expectKey && n > 0 {
+				stack[n-1].keyStart, stack[n-1].keyEnd, stack[n-1].keyEscaped = i+1, end, escaped
+				expectKey = false
+			}
+			i = end + 1
+		case 'n':
+			if !bytes.HasPrefix(text[i:], []byte("null")) {
+				return arrays, others
+			}
+			if t := declared(); t != nil && t.Kind() == coerce.Array {
+				arrays = append(arrays, nullSite{offset: i, path: path(), t: t})
+			} else if !admitsNull(t) {
+				others = append(others, nullSite{offset: i, path: path(), t: t})
+			}
+			i += len("null")
+		default: // whitespace, colons, numbers, true and false
+			i++
 		}
 	}
+	return arrays, others
+}
+
+// declares returns the name of the property of the object type t that key
+// spells, if t declares one, without allocating once t has been met.
+func (out *Output) declares(t *coerce.Type, key []byte) (string, bool) {
+	v, ok := out.names.Load(t)
+	if !ok {
+		v, _ = out.names.LoadOrStore(t, t.Properties())
+	}
+	names := v.([]string)
+	lo, hi := 0, len(names)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if names[m] < string(key) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(names) && names[lo] == string(key) {
+		return names[lo], true
+	}
+	return "", false
 }
 
 // ofKind is t where a value of kind is found: t itself if it declares
@@ -415,18 +497,11 @@ func admitsNull(t *coerce.Type) bool {
 	return false
 }
 
-// emptyArrays returns text with each null declared an array that does not
-// admit null written [], as encoding/json writes a nil slice: text itself
-// when there is none.
-func emptyArrays(text []byte, root *coerce.Type, onChange func(coerce.Change)) ([]byte, error) {
-	var sites []nullSite
-	nulls(text, root, func(s nullSite) {
-		if s.t != nil && s.t.Kind() == coerce.Array {
-			sites = append(sites, s)
-		}
-	})
+// emptyArrays returns text with the nulls of sites written [], as
+// encoding/json writes a nil slice: text itself when there are none.
+func emptyArrays(text []byte, sites []nullSite, onChange func(coerce.Change)) []byte {
 	if len(sites) == 0 {
-		return text, nil
+		return text
 	}
 	out := make([]byte, 0, len(text)+len(sites)*2)
 	last := 0
@@ -437,20 +512,22 @@ func emptyArrays(text []byte, root *coerce.Type, onChange func(coerce.Change)) (
 			onChange(coerce.Change{Path: s.path, Declared: s.t.String(), Found: coerce.Null, Preview: "null", Rule: coerce.NullRemoved})
 		}
 	}
-	return append(out, text[last:]...), nil
+	return append(out, text[last:]...)
 }
 
 const nullDetail = "null where the output schema does not admit it"
 
-// nullsAdmitted returns one *coerce.Error per null in text where the
-// schema does not admit null: coercion leaves a null where it is (nil
-// conforms to every type, for arguments), but a result must conform.
-func nullsAdmitted(text []byte, root *coerce.Type) error {
+// nullErrors returns one *coerce.Error per site: coercion leaves a null
+// where it is (nil conforms to every type, for arguments), but a result
+// must conform.
+func nullErrors(sites []nullSite) error {
 	var errs []error
-	nulls(text, root, func(s nullSite) {
-		if !admitsNull(s.t) {
-			errs = append(errs, &coerce.Error{Path: s.path, Declared: s.t.String(), Err: coerce.ErrKind, Detail: nullDetail})
+	for _, s := range sites {
+		declared := "any"
+		if s.t != nil {
+			declared = s.t.String()
 		}
-	})
+		errs = append(errs, &coerce.Error{Path: s.path, Declared: declared, Err: coerce.ErrKind, Detail: nullDetail})
+	}
 	return errors.Join(errs...)
 }
