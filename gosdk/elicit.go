@@ -3,6 +3,7 @@ package gosdkcoerce
 import (
 	"context"
 	"fmt"
+	"reflect"
 
 	"github.com/coerce-go/coerce/toolcall"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -56,6 +57,9 @@ func (o Options) ElicitationHandler(next func(context.Context, *mcp.ElicitReques
 		}
 		if changes != nil {
 			l.Repaired(ectx, "", *changes)
+		}
+		if reflect.ValueOf(content).UnsafePointer() == reflect.ValueOf(res.Content).UnsafePointer() {
+			return res, nil // it conforms: toolcall.Elicited returned the map itself
 		}
 		out := *res
 		out.Content = content

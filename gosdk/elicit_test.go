@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -106,11 +105,8 @@ func TestElicitationHandlerLeavesAlone(t *testing.T) {
 		{Action: "accept", Content: map[string]any{"age": 42, "colors": []any{"red"}, "size": "s"}},
 	} {
 		got, err := gosdkcoerce.ElicitationHandler(func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return res, nil })(context.Background(), req)
-		if err != nil || got != res && !reflect.DeepEqual(got, res) {
+		if err != nil || got != res {
 			t.Errorf("%s: got %+v, %v; want %+v", res.Action, got, err, res)
-		}
-		if fmt.Sprint(got.Content["age"]) != fmt.Sprint(res.Content["age"]) || reflect.ValueOf(got.Content).UnsafePointer() != reflect.ValueOf(res.Content).UnsafePointer() {
-			t.Errorf("%s: content %v, want next's own map", res.Action, got.Content)
 		}
 	}
 	failing := func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, context.Canceled }
