@@ -50,7 +50,7 @@ func Elicited(o coerce.Options, requestedSchema []byte, content map[string]any) 
 			if onChange == nil {
 				return
 			}
-			path := "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
+			path := "/" + pointerToken(name)
 			declared := schema.Type().Property(name)
 			if i >= 0 {
 				path += "/" + strconv.Itoa(i)

@@ -359,7 +359,7 @@ func (out *Output) scanNulls(text []byte) (arrays, others []nullSite) {
 			f := &stack[i]
 			b.WriteByte('/')
 			if f.object {
-				b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(key(f)))
+				b.WriteString(pointerToken(key(f)))
 			} else {
 				b.WriteString(strconv.Itoa(f.index))
 			}
@@ -425,6 +425,17 @@ func (out *Output) scanNulls(text []byte) (arrays, others []nullSite) {
 		}
 	}
 	return arrays, others
+}
+
+// pointerEscaper writes a name as a token of a JSON Pointer (RFC 6901).
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// pointerToken is name as a token of a JSON Pointer.
+func pointerToken(name string) string {
+	if !strings.ContainsAny(name, "~/") {
+		return name
+	}
+	return pointerEscaper.Replace(name)
 }
 
 // declares returns the name of the property of the object type t that key

@@ -142,3 +142,42 @@ func TestWrapSchema(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkOutputCoerce: a result of 100 items that conforms, the same
+// with nulls where they are admitted, one whose nil slices need [], and an
+// array at the root (coerced as the property of an object around it).
+func BenchmarkOutputCoerce(b *testing.B) {
+	const item = `{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}},"note":{"type":["string","null"]}},"required":["id","tags"]}`
+	object, err := CompileOutput(coerce.Options{}, []byte(`{"type":"object","properties":{"items":{"type":"array","items":`+item+`}},"required":["items"]}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	array, err := CompileOutput(coerce.Options{}, []byte(`{"type":"array","items":`+item+`}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	list := func(elem string) string {
+		return "[" + strings.TrimSuffix(strings.Repeat(elem+",", 100), ",") + "]"
+	}
+	for _, c := range []struct {
+		name string
+		out  *Output
+		text string
+	}{
+		{"conforming", object, `{"items":` + list(`{"id":1,"name":"a name","tags":["x","y"]}`) + `}`},
+		{"conforming with nulls", object, `{"items":` + list(`{"id":1,"name":"a name","tags":["x"],"note":null}`) + `}`},
+		{"nil slices", object, `{"items":` + list(`{"id":1,"name":"a name","tags":null}`) + `}`},
+		{"array root, conforming", array, list(`{"id":1,"name":"a name","tags":["x","y"]}`)},
+	} {
+		text := []byte(c.text)
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.out.Coerce(text, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
