@@ -28,6 +28,9 @@ type Options struct {
 	// call could be coerced (the tool's input schema could not be read, or
 	// the server's tools/list answer could not be had). The context carries
 	// the client's name and version (clientInfo), for attribution.
+	// What could not be fixed in a tool's result (see KeepResults) comes
+	// with a context for which toolcall.PartOf is toolcall.PartResult, and
+	// so do the result's repairs to OnChange.
 	OnError func(ctx context.Context, tool string, err error)
 
 	// KeepSDKErrors lets a call whose arguments cannot be fixed go on to

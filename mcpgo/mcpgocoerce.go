@@ -50,6 +50,9 @@ type Options struct {
 	// context carries the client's name and version (clientInfo), for
 	// attribution. It is called from the request goroutine and must be
 	// safe for concurrent use.
+	// What could not be fixed in a tool's result (see KeepResults) comes
+	// with a context for which toolcall.PartOf is toolcall.PartResult, and
+	// so do the result's repairs to OnChange.
 	OnError func(ctx context.Context, tool string, err error)
 
 	// KeepSDKErrors leaves a call whose arguments cannot be fixed to

@@ -3,8 +3,13 @@
 // rejection to the user's listeners and logger, with the same log
 // attributes everywhere; carry the MCP client's name and version in the
 // call's context; label each failure by its rule; and tell whether an
-// error is the model's to fix. The integration modules of this repository
-// (mcpgo, gosdk, eino, genkit, fantasy, openai, anthropic, otel) use it,
+// error is the model's to fix. Beyond a call's arguments, it coerces what
+// else crosses an MCP boundary: a tool's structured result against the
+// tool's output schema (Output), and a user's answer to a server's
+// elicitation against the schema requested (Elicited); Part tells the
+// listeners which of these a report is about. The integration modules of
+// this repository (mcpgo, gosdk, eino, genkit, fantasy, openai, anthropic,
+// otel) use it,
 // and an integration written elsewhere can too: it is the core's public
 // API, versioned with it, so that an integration built against one
 // version of the core builds against every later one.
