@@ -83,6 +83,21 @@
 // beyond 2^53 reaches such a handler rounded, coerced or not, while JSON
 // text in a string parameter keeps every digit.
 //
+// # Results
+//
+// A result's structuredContent that does not conform to the tool's output
+// schema (any JSON Schema, SEP-2106) is coerced to it as arguments are, and
+// null where an array that does not admit null is declared, as Go writes a
+// nil slice, becomes []; the coercion reads the JSON the client would
+// receive, and a text content that held the same JSON holds the repaired
+// JSON. A result that conforms is sent as the handler returned it. One that
+// cannot be fixed is sent without structuredContent, its text content kept
+// (or made of its JSON), and reported as a rejection of the result
+// (toolcall.PartOf(ctx) is toolcall.PartResult). Results with isError set
+// are left alone; [Options].KeepResults turns it off. mcp.AddTool validates
+// a typed handler's output itself, before any middleware sees the result:
+// register such tools with [AddTool], which coerces the output first.
+//
 // # Clients and gateways
 //
 // A host or gateway that forwards a model's calls to a server it does not
@@ -100,4 +115,9 @@
 //	session, err := client.Connect(ctx, transport, nil)
 //	...
 //	res, err := gosdkcoerce.WrapClient(session).CallTool(ctx, &mcp.CallToolParams{Name: "search", Arguments: args})
+//
+// [ElicitationHandler] wraps the client's own elicitation handler: the
+// content of an accepted answer is coerced to the schema the server
+// requested ("42" to 42, "red" to ["red"] for a multiple choice, a title to
+// its value) before the SDK validates and sends it.
 package gosdkcoerce

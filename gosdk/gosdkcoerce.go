@@ -28,6 +28,9 @@ type Options struct {
 	// call could be coerced (the tool's input schema could not be read, or
 	// the server's tools/list answer could not be had). The context carries
 	// the client's name and version (clientInfo), for attribution.
+	// What could not be fixed in a tool's result (see KeepResults) comes
+	// with a context for which toolcall.PartOf is toolcall.PartResult, and
+	// so do the result's repairs to OnChange.
 	OnError func(ctx context.Context, tool string, err error)
 
 	// KeepSDKErrors lets a call whose arguments cannot be fixed go on to
@@ -43,6 +46,20 @@ type Options struct {
 	// how each argument was repaired (coerce.Notice), so that the model
 	// sends it as declared next time.
 	NoticeRepairs bool
+
+	// KeepResults leaves tool results as the handlers return them. By
+	// default, a result's structuredContent that does not conform to the
+	// tool's output schema (any JSON Schema, SEP-2106) is coerced to it
+	// (toolcall.Output: what coercion repairs in arguments, and a nil
+	// slice's null made [] for an array), a text content that held the
+	// same JSON then holding the coerced JSON; a conforming one is sent as
+	// it is. A structuredContent that cannot be fixed is dropped, the text
+	// content kept (or, if there is none, the JSON text the handler gave
+	// made one), so that the client never sees a result its schema
+	// refuses; OnError and Logger hear of it as a rejection of the result
+	// (toolcall.PartOf(ctx) is toolcall.PartResult, paths are from the
+	// result's root). Results with isError set are left alone.
+	KeepResults bool
 
 	// OnChange, if set, is called for each repair made to the arguments of
 	// a call of tool, with the call's context, in the order of the
@@ -79,6 +96,7 @@ func Install(s *mcp.Server) { Options{}.Install(s) }
 // only watches for notifications/tools/list_changed.
 func (o Options) Install(s *mcp.Server) {
 	c := &coercer{opts: o}
+	installed.register(s, c)
 	s.AddSendingMiddleware(c.watch)
 	s.AddReceivingMiddleware(c.middleware)
 }
@@ -131,9 +149,13 @@ func (c *coercer) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // call coerces the arguments of call and passes it on, or answers it with
-// feedback when they cannot be fixed.
+// feedback when they cannot be fixed; then it coerces the result.
 func (c *coercer) call(ctx context.Context, call *mcp.CallToolRequest, next mcp.MethodHandler) (mcp.Result, error) {
-	if call.Params == nil || noArguments(call.Params.Arguments) {
+	if call.Params == nil {
+		return next(ctx, methodCallTool, call)
+	}
+	noArgs := noArguments(call.Params.Arguments)
+	if noArgs && c.opts.KeepResults {
 		return next(ctx, methodCallTool, call)
 	}
 	tool := call.Params.Name
@@ -147,10 +169,41 @@ func (c *coercer) call(ctx context.Context, call *mcp.CallToolRequest, next mcp.
 		}
 		return next(ctx, methodCallTool, call) // not a tool of this server: the SDK says so
 	}
+	var changes *[]coerce.Change
+	if !noArgs {
+		var answer *mcp.CallToolResult
+		if call, changes, answer = c.arguments(ctx, l, t, call); answer != nil {
+			return answer, nil
+		}
+	}
+	res, err := next(ctx, methodCallTool, call)
+	r, ok := res.(*mcp.CallToolResult)
+	if err != nil || !ok || r == nil {
+		return res, err
+	}
+	if !c.opts.KeepResults {
+		r = c.result(ctx, l, t, r)
+	}
+	if c.opts.NoticeRepairs && changes != nil && !r.IsError {
+		if notice := coerce.Notice(*changes); notice != "" {
+			out := *r
+			out.Content = append(slices.Clip(r.Content), &mcp.TextContent{Text: notice})
+			return &out, nil
+		}
+	}
+	return r, nil
+}
+
+// arguments coerces the arguments of call to the input schema of t. It
+// returns the call to pass on (call itself, or a copy with the coerced
+// arguments) and the changes made, if anyone hears of them; or the answer
+// to a call whose arguments cannot be fixed.
+func (c *coercer) arguments(ctx context.Context, l toolcall.Listeners, t *toolEntry, call *mcp.CallToolRequest) (*mcp.CallToolRequest, *[]coerce.Change, *mcp.CallToolResult) {
+	tool := call.Params.Name
 	schema, err := t.schema(c.opts.Coerce)
 	if err != nil {
 		l.Rejected(ctx, tool, err)
-		return next(ctx, methodCallTool, call)
+		return call, nil, nil
 	}
 	o, changes := toolcall.Collect(c.opts.Coerce, c.opts.NoticeRepairs || l.Hears(ctx))
 	s := schema
@@ -161,7 +214,7 @@ func (c *coercer) call(ctx context.Context, call *mcp.CallToolRequest, next mcp.
 	if err != nil {
 		l.Rejected(ctx, tool, err)
 		if !c.opts.KeepSDKErrors && toolcall.Arguments(err) {
-			return feedback(schema, err), nil
+			return call, nil, feedback(schema, err)
 		}
 	}
 	if err == nil && !c.opts.KeepSDKErrors {
@@ -173,7 +226,7 @@ func (c *coercer) call(ctx context.Context, call *mcp.CallToolRequest, next mcp.
 		// allocating (Schema.CheckJSON).
 		if cerr := schema.CheckJSON(args); cerr != nil {
 			l.Rejected(ctx, tool, cerr)
-			return feedback(schema, cerr), nil
+			return call, nil, feedback(schema, cerr)
 		}
 	}
 	if changes != nil {
@@ -189,19 +242,7 @@ func (c *coercer) call(ctx context.Context, call *mcp.CallToolRequest, next mcp.
 		out.Params = &params
 		call = &out
 	}
-	res, err := next(ctx, methodCallTool, call)
-	r, ok := res.(*mcp.CallToolResult)
-	if err != nil || !ok || r == nil {
-		return res, err
-	}
-	if c.opts.NoticeRepairs && changes != nil && !r.IsError {
-		if notice := coerce.Notice(*changes); notice != "" {
-			out := *r
-			out.Content = append(slices.Clip(r.Content), &mcp.TextContent{Text: notice})
-			return &out, nil
-		}
-	}
-	return res, err
+	return call, changes, nil
 }
 
 // feedback is the answer to a call whose arguments cannot be fixed: a

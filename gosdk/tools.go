@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/coerce-go/coerce"
+	"github.com/coerce-go/coerce/toolcall"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -57,6 +58,12 @@ type toolEntry struct {
 	once     sync.Once
 	compiled *coerce.Schema
 	err      error
+
+	// The output schema, compiled on the first result to coerce; nil
+	// when the tool declares none.
+	outputOnce sync.Once
+	output     *toolcall.Output
+	outputErr  error
 }
 
 // invalidate makes the next call list the tools again.
@@ -132,6 +139,16 @@ func (e *toolEntry) schema(o coerce.Options) (*coerce.Schema, error) {
 		}
 	})
 	return e.compiled, e.err
+}
+
+// outputSchema returns the tool's output schema compiled with o, compiling
+// it on the first call, or nil if the tool declares none. Every call of a
+// coercer passes the same o.
+func (e *toolEntry) outputSchema(o coerce.Options) (*toolcall.Output, error) {
+	e.outputOnce.Do(func() {
+		e.output, e.outputErr = compileOutput(o, e.def.Name, e.def.OutputSchema)
+	})
+	return e.output, e.outputErr
 }
 
 // listTools lists the tools of the server that received call, by sending

@@ -151,3 +151,33 @@ func TestConformingCallAllocatesNothing(t *testing.T) {
 		t.Errorf("%v allocations per call, want 0", allocs)
 	}
 }
+
+// A result that conforms to the tool's output schema costs no allocation
+// either, with arguments and without: it goes back as it came.
+func TestConformingResultAllocatesNothing(t *testing.T) {
+	a := tool("a", `{"type":"object","properties":{"n":{"type":"integer"}}}`)
+	a.OutputSchema = json.RawMessage(`{"type":"object","properties":{"items":{"type":"array","items":{"type":"string"}},"note":{"type":["string","null"]}},"required":["items"]}`)
+	result := &mcp.CallToolResult{StructuredContent: json.RawMessage(`{"items":["x"],"note":null}`)}
+	next := func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == methodListTools {
+			return &mcp.ListToolsResult{Tools: []*mcp.Tool{a}}, nil
+		}
+		return result, nil
+	}
+	h := (&coercer{}).middleware(next)
+	ctx := context.Background()
+	for _, args := range []string{`{"n":1}`, ``} {
+		call := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "a", Arguments: json.RawMessage(args)}}
+		if res, err := h(ctx, methodCallTool, call); err != nil || res != result {
+			t.Fatalf("got %v, %v; want the handler's result", res, err)
+		}
+		allocs := testing.AllocsPerRun(100, func() {
+			if _, err := h(ctx, methodCallTool, call); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("arguments %q: %v allocations per call, want 0", args, allocs)
+		}
+	}
+}

@@ -61,6 +61,20 @@
 // [Options.KeepSDKErrors] leaves such calls to mcp-go, and
 // [Options.NoticeRepairs] tells the model how a repaired call was repaired.
 //
+// # Results
+//
+// The tool handler middleware also coerces a result's structuredContent
+// that does not conform to the tool's output schema (any JSON Schema,
+// SEP-2106) as arguments are, before WithOutputSchemaValidation reads it;
+// null where an array that does not admit null is declared, as Go writes a
+// nil slice, becomes []. It reads the JSON the client would receive, and a
+// text content that held the same JSON holds the repaired JSON. A result
+// that conforms is sent as the handler returned it. One that cannot be
+// fixed is sent without structuredContent, its text content kept (or made
+// of its JSON), and reported as a rejection of the result
+// (toolcall.PartOf(ctx) is toolcall.PartResult). Results with isError set
+// are left alone; [Options].KeepResults turns it off.
+//
 // Task tools (AddTaskTool) are not coerced: mcp-go offers no way to look up
 // their schemas, and does not validate their arguments either.
 //
@@ -78,4 +92,9 @@
 //
 //	tools := mcpgocoerce.WrapClient(c) // c a started, initialized *client.Client
 //	res, err := tools.CallTool(ctx, req)
+//
+// [ElicitationHandler] wraps the client's own elicitation handler: the
+// content of an accepted answer is coerced to the schema the server
+// requested ("42" to 42, "red" to ["red"] for a multiple choice, a title to
+// its value) before it is sent.
 package mcpgocoerce

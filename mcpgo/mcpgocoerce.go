@@ -50,6 +50,9 @@ type Options struct {
 	// context carries the client's name and version (clientInfo), for
 	// attribution. It is called from the request goroutine and must be
 	// safe for concurrent use.
+	// What could not be fixed in a tool's result (see KeepResults) comes
+	// with a context for which toolcall.PartOf is toolcall.PartResult, and
+	// so do the result's repairs to OnChange.
 	OnError func(ctx context.Context, tool string, err error)
 
 	// KeepSDKErrors leaves a call whose arguments cannot be fixed to
@@ -67,6 +70,24 @@ type Options struct {
 	// how its arguments were repaired (coerce.Notice), so that the model
 	// sends them as declared next time.
 	NoticeRepairs bool
+
+	// KeepResults leaves tool results as the handlers return them. By
+	// default, a result's structuredContent that does not conform to the
+	// tool's output schema (RawOutputSchema, else OutputSchema, as mcp-go's
+	// WithOutputSchemaValidation reads it; any JSON Schema, SEP-2106) is
+	// coerced to it (toolcall.Output: what coercion repairs in arguments,
+	// and a nil slice's null made [] for an array), a text content that
+	// held the same JSON (mcp.NewToolResultStructuredOnly and the
+	// structured handlers write it) then holding the coerced JSON; a
+	// conforming one is sent as it is. A structuredContent that cannot be
+	// fixed is dropped, the text content kept (or, if there is none, the
+	// JSON text the handler gave made one), so that the client never sees
+	// a result its schema refuses, and WithOutputSchemaValidation does not
+	// answer an error instead; OnError and Logger hear of it as a
+	// rejection of the result (toolcall.PartOf(ctx) is toolcall.PartResult,
+	// paths are from the result's root). Results with isError set, and of
+	// task tools, are left alone.
+	KeepResults bool
 }
 
 // Install coerces the arguments of every tools/call on s with coerce's
@@ -103,6 +124,7 @@ type coercer struct {
 	server  *server.MCPServer
 	opts    Options
 	schemas sync.Map // tool name → []*compiled, most recently compiled first
+	outputs sync.Map // tool name → []*compiledOutput, most recently compiled first
 }
 
 // compiled remembers the schema text it came from, so that a tool registered
@@ -215,22 +237,27 @@ func marked(req *mcp.CallToolRequest) *callState {
 	return st
 }
 
-// middleware runs innermost, in front of the tool's handler: it answers a
-// call marked rejected with its feedback, and appends the notice of a
-// repaired one to the handler's result.
+// middleware runs in front of the tool's handler: it answers a call marked
+// rejected with its feedback, coerces the handler's result to the tool's
+// output schema, and appends the notice of a repaired call to it.
 func (c *coercer) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		st := marked(&req)
-		if st == nil {
-			return next(ctx, req)
-		}
-		req.Params.Meta = st.original
-		if st.reject != "" {
-			return mcp.NewToolResultError(st.reject), nil
+		if st != nil {
+			req.Params.Meta = st.original
+			if st.reject != "" {
+				return mcp.NewToolResultError(st.reject), nil
+			}
 		}
 		res, err := next(ctx, req)
 		if err != nil || res == nil || res.IsError {
 			return res, err
+		}
+		if !c.opts.KeepResults {
+			res = c.result(ctx, req.Params.Name, res)
+		}
+		if st == nil || st.notice == "" {
+			return res, nil
 		}
 		out := *res
 		out.Content = append(slices.Clip(res.Content), mcp.NewTextContent(st.notice))

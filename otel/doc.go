@@ -28,7 +28,9 @@
 //
 // Each also has client.name and client.version when the integration knows
 // the client (mcpgo, gosdk): on MCP 2026-07-28, the one each request's
-// _meta names. The attribute values are a closed set: tool names are those
+// _meta names; and coerce.part ([PartKey]) when what is counted is a tool
+// result ("result") or elicited content ("elicited"), not arguments. The
+// attribute values are a closed set: tool names are those
 // the server registered, rules are the package's, and client pairs are cut
 // to 64 bytes and to the first [MaxClients] seen; no argument's text is ever
 // a value. Every value is valid UTF-8, cut at a character's boundary (a

@@ -35,6 +35,12 @@ const (
 	RuleKey          = attribute.Key("coerce.rule")
 	ClientNameKey    = attribute.Key("client.name")
 	ClientVersionKey = attribute.Key("client.version")
+	// PartKey says what a repair or rejection is about when it is not a
+	// call's arguments: "result" (a tool result's structuredContent, against
+	// the tool's output schema) or "elicited" (what a user gave to a
+	// server's elicitation), as toolcall.PartOf tells it. It is absent for
+	// arguments.
+	PartKey = attribute.Key("coerce.part")
 )
 
 // MaxClients bounds how many client name and version pairs the counters
@@ -105,6 +111,9 @@ func (m *Metrics) OnError(ctx context.Context, tool string, err error) {
 
 func (m *Metrics) attrs(ctx context.Context, tool string, more ...attribute.KeyValue) []attribute.KeyValue {
 	out := append([]attribute.KeyValue{ToolKey.String(cut(tool, maxToolLen))}, more...)
+	if part := toolcall.PartOf(ctx); part != toolcall.PartArguments {
+		out = append(out, PartKey.String(part.String()))
+	}
 	if name, version, ok := toolcall.Client(ctx); ok {
 		name, version = m.client(name, version)
 		out = append(out, ClientNameKey.String(name), ClientVersionKey.String(version))

@@ -218,3 +218,53 @@ func TestCountersAttributeTheClientInMeta(t *testing.T) {
 		t.Errorf("counters:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// The repairs and rejections of tool results are counted apart from those
+// of arguments, with coerce.part=result.
+func TestCountersOfResults(t *testing.T) {
+	reader := sdkmetric.NewManualReader()
+	m, err := otelcoerce.New(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "s"}, nil)
+	gosdkcoerce.Options{OnChange: m.OnChange, OnError: m.OnError}.Install(server)
+	tool := &mcp.Tool{
+		Name:         "count",
+		InputSchema:  json.RawMessage(`{"type":"object","properties":{"n":{"type":"string"}}}`),
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`),
+	}
+	server.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var in struct{ N string }
+		if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
+			return nil, err
+		}
+		return &mcp.CallToolResult{StructuredContent: map[string]any{"n": in.N}}, nil
+	})
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude-code", Version: "2.1.0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for _, args := range []string{`{"n": 5}`, `{"n": "ten"}`} {
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "count", Arguments: json.RawMessage(args)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{
+		"coerce.rejected_calls client.name=claude-code,client.version=2.1.0,coerce.part=result,gen_ai.tool.name=count = 1",
+		"coerce.rejections client.name=claude-code,client.version=2.1.0,coerce.part=result,coerce.rule=syntax,gen_ai.tool.name=count = 1",
+		"coerce.repairs client.name=claude-code,client.version=2.1.0,coerce.part=result,coerce.rule=number-from-text,gen_ai.tool.name=count = 1",
+		"coerce.repairs client.name=claude-code,client.version=2.1.0,coerce.rule=number-to-text,gen_ai.tool.name=count = 1",
+	}
+	if got := counts(t, reader); !slices.Equal(got, want) {
+		t.Errorf("counters:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

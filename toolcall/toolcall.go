@@ -3,8 +3,13 @@
 // rejection to the user's listeners and logger, with the same log
 // attributes everywhere; carry the MCP client's name and version in the
 // call's context; label each failure by its rule; and tell whether an
-// error is the model's to fix. The integration modules of this repository
-// (mcpgo, gosdk, eino, genkit, fantasy, openai, anthropic, otel) use it,
+// error is the model's to fix. Beyond a call's arguments, it coerces what
+// else crosses an MCP boundary: a tool's structured result against the
+// tool's output schema (Output), and a user's answer to a server's
+// elicitation against the schema requested (Elicited); Part tells the
+// listeners which of these a report is about. The integration modules of
+// this repository (mcpgo, gosdk, eino, genkit, fantasy, openai, anthropic,
+// otel) use it,
 // and an integration written elsewhere can too: it is the core's public
 // API, versioned with it, so that an integration built against one
 // version of the core builds against every later one.
@@ -63,7 +68,8 @@ func Collect(o coerce.Options, collect bool) (coerce.Options, *[]coerce.Change) 
 }
 
 // Repaired hands each change of a call that goes on to the listeners and
-// logs it at debug level.
+// logs it at debug level, as a repair of the part of the call ctx says
+// (PartOf: the arguments unless WithPart said otherwise).
 func (l Listeners) Repaired(ctx context.Context, tool string, changes []coerce.Change) {
 	if len(changes) == 0 {
 		return
@@ -78,14 +84,15 @@ func (l Listeners) Repaired(ctx context.Context, tool string, changes []coerce.C
 			l.OnChange(ctx, tool, c)
 		}
 		if debug {
-			l.Logger.LogAttrs(ctx, slog.LevelDebug, "coerce: argument repaired", l.attrs(ctx, tool, slog.Any("change", c))...)
+			l.Logger.LogAttrs(ctx, slog.LevelDebug, message(&repairedMessage, ctx), l.attrs(ctx, tool, slog.Any("change", c))...)
 		}
 	}
 }
 
 // Rejected hands err, what could not be fixed in a call, to OnError, and
 // logs each failure at warn level: its path, the type declared, the kind
-// and a preview of what was found, and the rule (the sentinel's label).
+// and a preview of what was found, and the rule (the sentinel's label), as
+// a rejection of the part of the call ctx says (PartOf).
 func (l Listeners) Rejected(ctx context.Context, tool string, err error) {
 	if err == nil {
 		return
@@ -100,11 +107,11 @@ func (l Listeners) Rejected(ctx context.Context, tool string, err error) {
 	for _, e := range Errors(err) {
 		var ce *coerce.Error
 		if !errors.As(e, &ce) {
-			l.Logger.LogAttrs(ctx, slog.LevelWarn, "coerce: arguments not coerced", l.attrs(ctx, tool,
+			l.Logger.LogAttrs(ctx, slog.LevelWarn, message(&notReadMessage, ctx), l.attrs(ctx, tool,
 				slog.Group("rejection", slog.String("rule", Reason(e)), slog.String("error", e.Error())))...)
 			continue
 		}
-		l.Logger.LogAttrs(ctx, slog.LevelWarn, "coerce: argument rejected", l.attrs(ctx, tool, slog.Group("rejection",
+		l.Logger.LogAttrs(ctx, slog.LevelWarn, message(&rejectedMessage, ctx), l.attrs(ctx, tool, slog.Group("rejection",
 			slog.String("path", ce.Path),
 			slog.String("declared", ce.Declared),
 			slog.String("found", Found(ce.Value)),
