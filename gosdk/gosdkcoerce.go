@@ -95,6 +95,12 @@ func Install(s *mcp.Server) { Options{}.Install(s) }
 // tools/list requests too. Install also adds a sending middleware, which
 // only watches for notifications/tools/list_changed.
 func (o Options) Install(s *mcp.Server) {
+	// What a validator would refuse (a required argument missing, a name
+	// a closed schema does not declare, a value outside an enum) is
+	// answered before the handler too, whether or not the tool validates
+	// (Server.AddTool does not), in the same pass as coercion: a call that
+	// passes is read once (coerce.Options.Check).
+	o.Coerce.Check = o.Coerce.Check || !o.KeepSDKErrors
 	c := &coercer{opts: o}
 	installed.register(s, c)
 	s.AddSendingMiddleware(c.watch)
@@ -215,18 +221,6 @@ func (c *coercer) arguments(ctx context.Context, l toolcall.Listeners, t *toolEn
 		l.Rejected(ctx, tool, err)
 		if !c.opts.KeepSDKErrors && toolcall.Arguments(err) {
 			return call, nil, feedback(schema, err)
-		}
-	}
-	if err == nil && !c.opts.KeepSDKErrors {
-		// What coercion leaves to a validator (a required argument
-		// missing, a name a closed schema does not declare, a value
-		// outside an enum) is answered here too, before the handler runs,
-		// whether or not the tool validates (Server.AddTool does not): a
-		// call that passes is read once more, as it stands, without
-		// allocating (Schema.CheckJSON).
-		if cerr := schema.CheckJSON(args); cerr != nil {
-			l.Rejected(ctx, tool, cerr)
-			return call, nil, feedback(schema, cerr)
 		}
 	}
 	if changes != nil {

@@ -113,6 +113,12 @@ func (o Options) install(s *server.MCPServer) *coercer {
 		hooks = &server.Hooks{}
 		server.WithHooks(hooks)(s)
 	}
+	// What a validator would refuse (a required argument missing, a name
+	// a closed schema does not declare, a value outside an enum) is
+	// answered before the handler too, whether or not the server
+	// validates, in the same pass as coercion: a call that passes is read
+	// once (coerce.Options.Check).
+	o.Coerce.Check = o.Coerce.Check || !o.KeepSDKErrors
 	c := &coercer{server: s, opts: o}
 	hooks.AddBeforeCallTool(c.beforeCallTool)
 	hooks.AddAfterCallTool(c.afterCallTool)
@@ -174,18 +180,6 @@ func (c *coercer) beforeCallTool(ctx context.Context, _ any, req *mcp.CallToolRe
 			// answers it, or, if the server's validator answers first,
 			// afterCallTool puts the feedback in its place.
 			mark(req, &callState{reject: schema.Feedback(err)})
-			return
-		}
-	}
-	if err == nil && !c.opts.KeepSDKErrors {
-		// What coercion leaves to a validator (a required argument
-		// missing, a name a closed schema does not declare, a value
-		// outside an enum) is answered here too, before the handler runs,
-		// whether or not the server validates: a call that passes is read
-		// once more, as it stands, without allocating (Schema.CheckJSON).
-		if cerr := check(schema, p); cerr != nil {
-			l.Rejected(ctx, name, cerr)
-			mark(req, &callState{reject: schema.Feedback(cerr)})
 			return
 		}
 	}
@@ -332,18 +326,6 @@ func (c *coercer) coerce(schema *coerce.Schema, p *mcp.CallToolParams) error {
 		out, err := schema.Coerce(args)
 		p.Arguments = out
 		return err
-	}
-	return nil
-}
-
-// check is coerce.Schema.Check of the arguments of p, as coerce left
-// them: their raw bytes where there are some.
-func check(schema *coerce.Schema, p mcp.CallToolParams) error {
-	if len(p.RawArguments) > 0 {
-		return schema.CheckJSON(p.RawArguments)
-	}
-	if args, ok := p.Arguments.(map[string]any); ok {
-		return schema.Check(args)
 	}
 	return nil
 }

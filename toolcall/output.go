@@ -43,6 +43,7 @@ const wrapKey = "result"
 // result as it is.
 func CompileOutput(o coerce.Options, schema []byte) (*Output, error) {
 	o.OnChange = nil
+	o.Check = true // what a client's validator refuses, in the same pass
 	s, err := o.ParseSchema(schema)
 	if err != nil {
 		return nil, err
@@ -131,9 +132,6 @@ func (out *Output) coerceDirect(text []byte, onChange func(coerce.Change)) ([]by
 	if err != nil {
 		return text, err
 	}
-	if err := s.CheckJSON(res); err != nil {
-		return text, err
-	}
 	return res, nil
 }
 
@@ -153,9 +151,6 @@ func (out *Output) coerceWrapped(text []byte, onChange func(coerce.Change)) ([]b
 	in := make([]byte, 0, len(prefix)+len(text)+1)
 	in = append(append(append(in, prefix...), text...), '}')
 	res, err := s.CoerceJSON(in)
-	if err == nil {
-		err = s.CheckJSON(res)
-	}
 	if err != nil {
 		return text, unwrapErrors(err)
 	}
