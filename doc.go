@@ -115,12 +115,24 @@
 // to hear of: a required argument missing, a name a closed object does not
 // declare, a value outside its enum. They read values with coercion's rules,
 // within MaxDepth and MaxWork, and a call that passes costs one read and no
-// allocation. [Schema.Feedback] renders the errors of a call as text for the
+// allocation. With [Options.Check], Coerce and CoerceJSON return those
+// findings too, and a call that conforms as sent is coerced and checked in
+// that one read. [Schema.Feedback] renders the errors of a call as text for the
 // model (MCP's SEP-1303 isError result): per failure its path, the declared
 // type in JSON Schema's words, a preview of what was found and a valid
 // example. It is bounded (recursive types are described once, examples are
 // built within a budget, previews are read from a value's beginning) and no
 // byte of the arguments can start a line of its own in it.
+//
+// # Streams
+//
+// [Schema.Stream] reads a tool call's arguments as a model streams them: a
+// [Stream] is an io.Writer for the deltas, [Stream.Close] returns exactly
+// what CoerceJSON returns for all of them (ErrTruncated for text left
+// open), and [Stream.Preview] returns a [Partial] for a UI, never a call:
+// the arguments so far, the JSON Pointers of the values still open, and
+// whether the text can still be JSON. Each byte is read once, each value
+// decoded once, so previews after every delta keep a stream linear.
 //
 // # Options
 //
