@@ -28,9 +28,6 @@ func ReplayMessage(msg openai.ChatCompletionMessage) openai.ChatCompletionMessag
 			f.Function.Arguments = replayArgs(f.Function.Arguments)
 		}
 	}
-	if a.FunctionCall.Name != "" {
-		a.FunctionCall.Arguments = replayArgs(a.FunctionCall.Arguments)
-	}
 	return p
 }
 
