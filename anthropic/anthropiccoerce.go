@@ -111,23 +111,35 @@ func (c *coercer) input(ctx context.Context, input json.RawMessage) (json.RawMes
 }
 
 // Finished returns nil for a message the model ended itself, and for one
-// its output limit cut off (stop_reason "max_tokens") an error wrapping
-// coerce.ErrTruncated: none of the message's tool_use blocks may run, not
-// even one whose input parses, for the input may be cut short where the
-// text happens to close. Answer each with a tool_result of Feedback(err),
-// with is_error set, which tells the model its call was cut off and asks
-// for a smaller one. Call it before Input or Unmarshal.
+// its output limit cut off (stop_reason "max_tokens", or
+// "model_context_window_exceeded": the context window ran out first) an
+// error wrapping coerce.ErrTruncated: none of the message's tool_use blocks
+// may run, not even one whose input parses, for the input may be cut short
+// where the text happens to close. Answer each with a tool_result of
+// Feedback(err), with is_error set, which tells the model its call was cut
+// off and asks for a smaller one. Call it before Input or Unmarshal.
+//
+// The tool runner needs no such call: it runs no tool of such a message
+// (anthropic-sdk-go v1.84.0 stops the run on either reason).
 func (t *Tools) Finished(msg *anthropic.Message) error {
-	if msg != nil && msg.StopReason == anthropic.StopReasonMaxTokens {
-		return cutOff("stop_reason: max_tokens")
+	if msg == nil {
+		return nil
+	}
+	switch msg.StopReason {
+	case anthropic.StopReasonMaxTokens, anthropic.StopReasonModelContextWindowExceeded:
+		return cutOff("stop_reason: " + string(msg.StopReason))
 	}
 	return nil
 }
 
 // Finished is [Tools.Finished] for the beta API's message.
 func (t *BetaTools) Finished(msg *anthropic.BetaMessage) error {
-	if msg != nil && msg.StopReason == anthropic.BetaStopReasonMaxTokens {
-		return cutOff("stop_reason: max_tokens")
+	if msg == nil {
+		return nil
+	}
+	switch msg.StopReason {
+	case anthropic.BetaStopReasonMaxTokens, anthropic.BetaStopReasonModelContextWindowExceeded:
+		return cutOff("stop_reason: " + string(msg.StopReason))
 	}
 	return nil
 }
@@ -376,7 +388,8 @@ func (o Options) NewBetaTools(tools []anthropic.BetaToolUnionParam) (*BetaTools,
 // the API sent it (the block's JSON metadata), since the SDK decodes a beta
 // block's Input into a Go value whose numbers are float64s, which would
 // round an integer beyond 2^53; a block built in Go has no such text, and
-// its Input is encoded instead.
+// its Input is read as it is if it is text (json.RawMessage, []byte), and
+// encoded otherwise.
 func (t *BetaTools) Input(ctx context.Context, block anthropic.BetaToolUseBlock) (json.RawMessage, error) {
 	input, err := betaInput(block)
 	if err != nil {
@@ -406,6 +419,14 @@ func (r *registry) fail(ctx context.Context, tool string, err error) {
 func betaInput(block anthropic.BetaToolUseBlock) (json.RawMessage, error) {
 	if raw := block.JSON.Input.Raw(); raw != "" {
 		return json.RawMessage(raw), nil
+	}
+	// A block built in Go from the input's text (a stream's deltas, say):
+	// the text itself, which coerce reads, cut off or not.
+	switch v := block.Input.(type) {
+	case json.RawMessage:
+		return v, nil
+	case []byte:
+		return v, nil
 	}
 	input, err := json.Marshal(block.Input)
 	if err != nil {

@@ -56,6 +56,17 @@
 // again with input that fits. A block naming a tool the registry does not
 // know is passed through unchanged.
 //
+// # Stop reasons
+//
+// A message its output limit cut off (stop_reason "max_tokens" or
+// "model_context_window_exceeded") runs none of its tools, even one whose
+// input parses: [Tools.Finished] and [BetaTools.Finished] return an error
+// wrapping [coerce.ErrTruncated], whose feedback each tool_result carries.
+// The tool runner runs no tool of such a message by itself. A tool_use block
+// built from the text of a cut-off call is sent back with [ReplayToolUse]
+// or [ReplayBetaToolUse], whose input is always valid JSON
+// ([coerce.ReplayArgs]).
+//
 // [Options.OnChange] and [Options.Logger] hear each repair, and
 // [Options.OnError] each failure, with the call's context and the tool's
 // name.

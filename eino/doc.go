@@ -79,6 +79,16 @@
 // compiled; [Options.NoticeRepairs] appends to a repaired call's output how
 // it was repaired.
 //
+// # Stop reasons
+//
+// No tool call of a reply the output limit cut off runs, even one whose
+// arguments parse, when the model is wrapped with [WrapModel] and the
+// tools with [Install]: the wrapped model marks the calls of a reply whose
+// finish reason is a length reason, and a wrapped tool answers a marked
+// call with the feedback of [coerce.ErrTruncated] instead of running. The
+// wrapped model also sends each call of the history back with arguments
+// that are JSON ([coerce.ReplayArgs]).
+//
 // # Options
 //
 // [Options] is a plain struct whose zero value is the default, with the

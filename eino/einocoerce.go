@@ -268,14 +268,27 @@ type call struct {
 	notice string
 }
 
-// coerce converts a call's arguments to the tool's schema.
+// coerce converts a call's arguments to the tool's schema, or refuses a
+// call of a reply the output limit cut off (see Options.WrapModel).
 func (c *core) coerce(ctx context.Context, args string) call {
+	id := compose.GetToolCallID(ctx)
+	if id != "" {
+		if feedback := cutOffFeedback(keyOf(id, "", args)); feedback != "" {
+			return call{args: args, reject: feedback}
+		}
+	}
 	if blank(args) {
 		// No arguments: the tool decides what that means, and an error about
 		// it from coercion would be noise.
 		return call{args: args}
 	}
 	k, err := c.load(ctx)
+	if err == nil && id == "" {
+		// A call without an ID is known by its tool's name and arguments.
+		if feedback := cutOffFeedback(keyOf("", k.name, args)); feedback != "" {
+			return call{args: args, reject: feedback}
+		}
+	}
 	if err == nil {
 		err = k.err
 	}

@@ -30,7 +30,8 @@
 // struct field ..." as the tool's result. A call that fails the check goes
 // to the repair hook (fantasy.WithRepairToolCall), or, if there is none, to
 // fantasy's jsonrepair package, which mends JSON syntax (unclosed brackets,
-// trailing commas, quotes, fences); if the result passes the check it runs,
+// trailing commas, quotes, fences; the hook below keeps it from closing a
+// call cut off); if the result passes the check it runs,
 // and otherwise fantasy marks the call invalid and answers the model with
 // the check's error, without running the tool.
 //
@@ -49,7 +50,7 @@
 // an object sent whole as JSON text once more encoded, or in a markdown
 // fence, and if so returns the object, numbers as written; otherwise it
 // falls back to what fantasy does without a hook (jsonrepair), or to a hook
-// of your own. [Options.WithTools] installs both, the wrapped tools and the
+// of your own, except for an input cut off, which it refuses. [Options.WithTools] installs both, the wrapped tools and the
 // hook. Note that fantasy v0.41.2 reads the hook from the agent's options in
 // Generate but from the AgentStreamCall in Stream, so a Stream call needs
 // RepairToolCall set on it as shown above; without it, Stream uses fantasy's
@@ -72,6 +73,19 @@
 // fantasy's schema.Generate writes a Go map[string]T as an object whose
 // only property is "*"; such a schema is read as a map, every key a T, as
 // the tool decodes it.
+//
+// # Stop reasons
+//
+// fantasy's agent runs every tool call of a step, whatever its finish
+// reason. [WrapModel] wraps the agent's model so that no call of a
+// response its output limit cut off (fantasy.FinishReasonLength) runs,
+// even one whose input parses: Generate marks each such call invalid, with
+// the feedback of [coerce.ErrTruncated] as its error, and Stream marks the
+// calls for the tools [Options.Wrap] makes, which answer them with that
+// feedback instead of running. The wrapped model also sends the history's
+// tool calls back with inputs that are JSON ([coerce.ReplayArgs]). The
+// repair hook refuses an input cut off rather than have jsonrepair close
+// it.
 //
 // # Integers beyond 2^53
 //

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -140,6 +141,11 @@ type tool struct {
 // required keys), but only to that point: the text it hands over is the
 // model's, and the tool decodes it itself.
 func (t *tool) Run(ctx context.Context, call fantasy.ToolCall) (fantasy.ToolResponse, error) {
+	if cutOffs.has(keyOf(call.ID, call.Name, call.Input)) {
+		// A call of a response cut off, as a wrapped model saw it
+		// (Options.WrapModel): the model hears why, the tool never runs.
+		return fantasy.NewTextErrorResponse(coerce.Feedback(cutOffError())), nil
+	}
 	schema, err := t.compiled()
 	if err != nil {
 		t.opts.reportError(ctx, call.Name, fmt.Errorf("fantasycoerce: input schema of tool %q: %w", call.Name, err))
@@ -274,12 +280,16 @@ func (o Options) coerceInput(ctx context.Context, schema *coerce.Schema, name, i
 // object in another form, as models send it: JSON text encoded once more as
 // a JSON string ("{\"q\":\"go\"}" in quotes), or one markdown fence around
 // the JSON text. If so, it returns the call with the object as its input,
-// its numbers as written. Otherwise it hands the call to next, or, if next
-// is nil, does what fantasy does without a hook: it repairs the JSON syntax
-// with fantasy's jsonrepair package (unclosed brackets, trailing commas,
-// single quotes, comments). fantasy then validates what the hook returns
-// and, if that fails too, marks the call invalid with its first validation
-// error, and the model reads that error as the tool's result.
+// its numbers as written. An input cut off (text that ends inside a value
+// it began, coerce.ErrTruncated) is refused: neither next nor jsonrepair
+// sees it, since closing it would make up arguments the model did not
+// write, and fantasy answers the model with its own validation error
+// without running the tool. Otherwise the hook hands the call to next, or,
+// if next is nil, does what fantasy does without a hook: it repairs the
+// JSON syntax with fantasy's jsonrepair package (trailing commas, single
+// quotes, comments). fantasy then validates what the hook returns and, if
+// that fails too, marks the call invalid with its first validation error,
+// and the model reads that error as the tool's result.
 //
 // The hook leaves the values inside the object alone: the tools that
 // [Options.Wrap] makes coerce those, whatever path the call took.
@@ -296,6 +306,14 @@ func (o Options) RepairToolCall(next fantasy.RepairToolCallFunction) fantasy.Rep
 		if unwrapped {
 			call.Input = input
 			return &call, nil
+		}
+		if errors.Is(err, coerce.ErrTruncated) {
+			// A call cut off: fantasy's jsonrepair would close it into
+			// arguments the model did not write, and the tool would run
+			// with them. Refused, fantasy answers the model with its own
+			// validation error, and the tool does not run.
+			o.reportError(ctx, call.ToolName, err)
+			return nil, err
 		}
 		repaired, repairErr := fallback(ctx, opts, next)
 		if err != nil && (repairErr != nil || repaired == nil || !isObject(repaired.Input)) {

@@ -159,8 +159,9 @@ func TestUnfixableArgumentReachesFantasyUnchanged(t *testing.T) {
 
 // A call that fantasy's check rejects (no JSON object, or a required key
 // missing) goes to the repair hook. The hook unwraps an object sent as JSON
-// text once more encoded, or in a markdown fence, and otherwise leaves the
-// call to fantasy's own syntax repair; the tool then coerces the values.
+// text once more encoded, or in a markdown fence, refuses a call cut off,
+// and otherwise leaves the call to fantasy's own syntax repair; the tool
+// then coerces the values.
 func TestRepairHook(t *testing.T) {
 	cases := []struct {
 		name, input string
@@ -171,8 +172,10 @@ func TestRepairHook(t *testing.T) {
 			searchInput{Query: "go", Limit: 5, Tags: []string{"a"}, Verbose: true, Score: 1, Tasks: []task{}}, ""},
 		{"fenced", "```json\n{\"query\": \"go\", \"limit\": 5, \"tags\": \"[\\\"a\\\"]\", \"verbose\": true, \"score\": 1, \"tasks\": [], \"config\": \"\"}\n```",
 			searchInput{Query: "go", Limit: 5, Tags: []string{"a"}, Verbose: true, Score: 1, Tasks: []task{}}, ""},
-		{"unclosed, repaired by fantasy's jsonrepair", `{"query": "go", "limit": "5", "tags": ["a"], "verbose": true, "score": 1, "tasks": [], "config": ""`,
-			searchInput{Query: "go", Limit: 5, Tags: []string{"a"}, Verbose: true, Score: 1, Tasks: []task{}}, ""},
+		// Text that ends inside the object is a call cut off: jsonrepair
+		// would close it into arguments the model did not write.
+		{"unclosed: cut off, never closed", `{"query": "go", "limit": "5", "tags": ["a"], "verbose": true, "score": 1, "tasks": [], "config": ""`,
+			searchInput{}, "error: invalid JSON input: unexpected end of JSON input"},
 		{"trailing comma, repaired by fantasy's jsonrepair", `{"query": "go", "limit": 5, "tags": "[\"a\"]", "verbose": "yes", "score": 1, "tasks": [], "config": "",}`,
 			searchInput{Query: "go", Limit: 5, Tags: []string{"a"}, Verbose: true, Score: 1, Tasks: []task{}}, ""},
 		{"required key missing", `{"query": "go"}`, searchInput{}, "error: missing required parameter: limit"},

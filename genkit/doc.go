@@ -95,6 +95,14 @@
 //		},
 //	}.Middleware()
 //
+// # Stop reasons
+//
+// A response its output limit cut off (ai.FinishReasonLength) runs none of
+// its tool requests, even one whose input validates: the middleware asks
+// the model again, with the feedback of [coerce.ErrTruncated] as each tool
+// response, at most three times, then fails the generate call with an
+// error wrapping it. KeepSDKErrors does not change this.
+//
 // # Google's Agent Development Kit
 //
 // adk-go offers the same hook: an llmagent.BeforeToolCallback receives the

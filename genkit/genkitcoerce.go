@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"reflect"
 	"slices"
@@ -40,6 +41,9 @@ type Options struct {
 	// type declared, what was found and a valid example), so that the
 	// model corrects the call, and the tool never runs with the broken
 	// input. It asks at most three times, then lets Genkit decide.
+	//
+	// A response its output limit cut off is answered so whatever
+	// KeepSDKErrors says: see [Options.Middleware].
 	KeepSDKErrors bool
 
 	// NoticeRepairs tells the model, with the tool's response on its next
@@ -78,6 +82,13 @@ func Middleware() ai.ModelMiddleware { return Options{}.Middleware() }
 // response is copied, never modified. Requests for tools the request did
 // not offer, and streamed chunks, are left as they are.
 //
+// A response its output limit cut off (ai.FinishReasonLength) runs none of
+// its tool requests, not even one whose input validates: the middleware
+// asks the model again, with the feedback of coerce.ErrTruncated as each
+// tool response, at most three times; a model cut off a fourth time in a
+// row fails the generate call with an error wrapping coerce.ErrTruncated.
+// OnError hears each request refused.
+//
 // Each input schema is compiled once, the first time the model calls the
 // tool, and kept for the process; the middleware is safe for concurrent use
 // by any number of generate calls.
@@ -90,6 +101,16 @@ func (o Options) Middleware() ai.ModelMiddleware {
 				resp, err := next(ctx, req, cb)
 				if err != nil || req == nil || resp == nil || resp.Message == nil {
 					return resp, err
+				}
+				if cut := r.cutOff(ctx, resp); cut != nil {
+					// None of the turn's tool requests may run, whatever
+					// KeepSDKErrors says: Genkit has no error of its own
+					// for them, and would run every one that validates.
+					if turn == maxFeedbackTurns {
+						return nil, fmt.Errorf("genkitcoerce: the model's output was cut off at its limit %d times in a row, and no tool ran: %w", turn+1, cut.err)
+					}
+					req = feedbackRequest(req, resp, cut.rejected)
+					continue
 				}
 				out, rejected := r.response(ctx, req.Tools, resp)
 				if len(rejected) == 0 || turn == maxFeedbackTurns {
@@ -104,6 +125,43 @@ func (o Options) Middleware() ai.ModelMiddleware {
 // maxFeedbackTurns bounds how many times one model call asks the model
 // again after its tool requests were refused.
 const maxFeedbackTurns = 3
+
+// A cutOff is a response its output limit cut off, with tool requests:
+// the feedback that refuses each (by index in the message's content), and
+// the error that says why.
+type cutOff struct {
+	rejected map[int]string
+	err      error
+}
+
+// cutOff returns, for a response the output limit cut off
+// (ai.FinishReasonLength) that holds tool requests, the feedback that
+// refuses every one of them: none may run, not even one whose input
+// validates, for the input may be cut short where the text happens to
+// close. It returns nil for any other response.
+func (r *repairer) cutOff(ctx context.Context, resp *ai.ModelResponse) *cutOff {
+	if resp.FinishReason != ai.FinishReasonLength {
+		return nil
+	}
+	err := &coerce.Error{Err: coerce.ErrTruncated, Detail: "the model's output stopped at its limit (finish reason: length)"}
+	feedback := coerce.Feedback(err)
+	l := toolcall.Listeners{OnError: r.o.OnError, Logger: r.o.Logger}
+	var rejected map[int]string
+	for i, p := range resp.Message.Content {
+		if !p.IsToolRequest() || p.ToolRequest == nil {
+			continue
+		}
+		if rejected == nil {
+			rejected = map[int]string{}
+		}
+		rejected[i] = feedback
+		l.Rejected(ctx, p.ToolRequest.Name, err)
+	}
+	if rejected == nil {
+		return nil
+	}
+	return &cutOff{rejected: rejected, err: err}
+}
 
 // feedbackRequest is req followed by the model's response and the tool
 // responses that refuse its requests: with the feedback for those in

@@ -54,4 +54,14 @@
 //
 // A call to a function the registry does not know is passed through
 // unchanged: the program's own dispatch answers for an unknown name.
+//
+// # Stop reasons
+//
+// A choice its output limit cut off (finish_reason "length"), or a response
+// left incomplete at max_output_tokens, runs none of its calls, even one
+// whose arguments parse: [ChatTools.Finished] and [ResponseTools.Finished]
+// return an error wrapping [coerce.ErrTruncated], whose [Feedback] answers
+// each call. [ReplayMessage] and [ReplayFunctionCall] send the model's turn
+// back with each call's arguments valid JSON ([coerce.ReplayArgs]), which
+// the SDK's ToParam does not ensure.
 package openaicoerce

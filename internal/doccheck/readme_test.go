@@ -30,6 +30,7 @@ var (
 		"github.com/cloudwego/eino/components/tool",
 		"github.com/cloudwego/eino/flow/agent/react",
 		"github.com/cloudwego/eino/adk",
+		"github.com/cloudwego/eino/components/model",
 	}
 	fantasy = []string{
 		"fantasycoerce=github.com/coerce-go/coerce/fantasy",
@@ -86,6 +87,7 @@ var (
 	ctx context.Context
 	conf compose.ToolsNodeConfig
 	searchTool tool.InvokableTool
+	chatModel model.ToolCallingChatModel
 	reactConf react.AgentConfig
 	adkConf adk.ChatModelAgentConfig
 )
