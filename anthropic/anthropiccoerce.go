@@ -68,8 +68,11 @@ func (o Options) newCoercer(tool string, schema any) *coercer {
 	}
 	// Changes are reported per call, with the call's context; the compiled
 	// schema reports nothing.
+	// What a validator would refuse (a required argument missing, a name
+	// a closed schema does not declare, a value outside an enum) fails the
+	// call too, before any tool runs, in the same pass (Options.Check).
 	co := o.Coerce
-	co.OnChange = nil
+	co.OnChange, co.Check = nil, true
 	if c.schema, err = co.ParseSchema(text); err != nil {
 		c.err = fmt.Errorf("anthropiccoerce: input schema of %q: %w", tool, err)
 	}
@@ -90,16 +93,10 @@ func (c *coercer) input(ctx context.Context, input json.RawMessage) (json.RawMes
 	}
 	if report := c.reporter(ctx); report != nil {
 		o := c.opts.Coerce
-		o.OnChange = report
+		o.OnChange, o.Check = report, true
 		s = s.WithOptions(o)
 	}
 	out, err := s.CoerceJSON(input)
-	if err == nil {
-		// What coercion leaves to a validator (a required argument
-		// missing, a name a closed schema does not declare, a value
-		// outside an enum) fails the call too, before any tool runs.
-		err = s.CheckJSON(out)
-	}
 	if err != nil {
 		err = &InputError{Tool: c.tool, Err: err, Feedback: s.Feedback(err)}
 		c.fail(ctx, err)

@@ -93,8 +93,11 @@ func (r *registry) add(n name, parameters any) error {
 	}
 	// Changes are reported per call, with the call's context (see
 	// schemaFor); the compiled schema reports nothing.
+	// What a validator would refuse (a required argument missing, a name
+	// a closed schema does not declare, a value outside an enum) fails the
+	// call too, before any tool runs, in the same pass (Options.Check).
 	o := r.opts.Coerce
-	o.OnChange = nil
+	o.OnChange, o.Check = nil, true
 	s, err := o.ParseSchema(text)
 	if err != nil {
 		return fmt.Errorf("openaicoerce: parameters of %q: %w", n, err)
@@ -114,16 +117,10 @@ func (r *registry) arguments(ctx context.Context, n name, arguments string) (jso
 	}
 	if report := r.reporter(ctx, n); report != nil {
 		o := r.opts.Coerce
-		o.OnChange = report
+		o.OnChange, o.Check = report, true
 		s = s.WithOptions(o)
 	}
 	out, err := s.CoerceJSON(raw)
-	if err == nil {
-		// What coercion leaves to a validator (a required argument
-		// missing, a name a closed schema does not declare, a value
-		// outside an enum) fails the call too, before any tool runs.
-		err = s.CheckJSON(out)
-	}
 	if err != nil {
 		err = &ArgumentsError{Function: n.String(), Err: err, Feedback: s.Feedback(err)}
 		r.fail(ctx, n, err)
