@@ -84,6 +84,10 @@ const (
 	// empty object and then one, as some providers stream a call, read as
 	// that one object: {"a":1}{"a":1} → {"a":1}.
 	Resent
+	// PlaceholderRemoved: "", {} or [] for a parameter that is not required
+	// and whose type does not take it, removed as null is ("" for an
+	// integer; Options.KeepNulls).
+	PlaceholderRemoved
 )
 
 // nearJSONRules are the rules of the near-JSON fixes, bit i of
@@ -106,6 +110,7 @@ var ruleNames = [...]string{
 	SingleQuotes: "single-quote", UnquotedKeys: "unquoted-key", TrailingCommas: "trailing-comma",
 	InvalidEscapes: "invalid-escape",
 	Renamed:        "renamed", NullRemoved: "null-removed", EnumCase: "enum-case", Resent: "resent",
+	PlaceholderRemoved: "placeholder-removed",
 }
 
 func (r Rule) String() string {

@@ -85,7 +85,11 @@
 //   - Nulls ([Options.KeepNulls]): null for a property that is neither
 //     required nor nullable is removed ("not given"), at every level of a
 //     declared object outside unions. A Go struct takes null for every
-//     field, as encoding/json does, and keeps it.
+//     field, as encoding/json does, and keeps it. Placeholders go the same
+//     way, for parameters only: "" where a scalar is declared, {} where an
+//     object is, [] where an array is, when the parameter is not required
+//     and its type does not take the placeholder ("" for an integer or
+//     outside an enum, {} for an object that requires a key).
 //   - Enums ([Options.ExactEnums]): a string equal to exactly one allowed value
 //     but for ASCII case becomes that value. Membership is exact: numbers are
 //     compared by their decimals, never as float64.

@@ -747,6 +747,8 @@ func (c Change) notice() string {
 		return "arrived under another spelling of its name; use the name as declared."
 	case NullRemoved:
 		return "arrived as null, which it does not take; leave it out instead."
+	case PlaceholderRemoved:
+		return "arrived empty, which it does not take; leave it out instead."
 	case EnumCase:
 		return "arrived in another case than the value allowed; send the value exactly as declared."
 	case Resent:

@@ -70,9 +70,10 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 				ft = rawField(params, data[keyStart:keyEnd], escaped)
 			}
 			if f.keyRules != nil && !f.keyEdits {
-				// Only a key no property claims, or a null, can need an edit.
-				if j := jsonwire.Space(data, i); j < len(data) && (ft == params.rest || data[j] == 'n') &&
-					f.keyRules.editsTextKey(params, ft, data[keyStart:keyEnd], escaped, data[j] == 'n') {
+				// Only a key no property claims, a null or a placeholder
+				// can need an edit.
+				if j := jsonwire.Space(data, i); j < len(data) && (ft == params.rest || data[j] == 'n' || mayBeEmpty(data, j)) &&
+					f.keyRules.editsTextKey(params, ft, data[keyStart:keyEnd], escaped, absenceOfText(data, j)) {
 					fits = false // a parameter to rename, or a null to remove
 					f.keyEdits = true
 				}
@@ -126,6 +127,21 @@ func (t *Type) judgesKeys() bool { return t.closed || len(t.required) > 0 }
 
 func (kc *keyCheck) ok(t *Type) bool {
 	return !kc.unknown && len(t.required) <= 64 && kc.seen == 1<<len(t.required)-1
+}
+
+// mayBeEmpty reports, from two bytes, whether the value at data[j] may be
+// a placeholder: "", or an object or array that may be empty.
+func mayBeEmpty(data []byte, j int) bool {
+	if j+1 >= len(data) {
+		return false
+	}
+	switch c, d := data[j], data[j+1]; c {
+	case '"':
+		return d == '"'
+	case '{', '[':
+		return d == c+2 || d == ' ' || d == '\n' || d == '\t' || d == '\r'
+	}
+	return false
 }
 
 // Where fitShort stopped.

@@ -127,9 +127,10 @@ type keyEdit struct {
 }
 
 // keyEdits decides the renames and removals of an argument set, given its
-// keys and which of them hold null, in the order given: none when nothing
-// applies, the usual case.
-func (o *Options) keyEdits(params *Type, keys []string, isNull func(i int) bool) []keyEdit {
+// keys and what each says of its being given (absence: null, a
+// placeholder), in the order given: none when nothing applies, the usual
+// case.
+func (o *Options) keyEdits(params *Type, keys []string, absent func(i int) absence) []keyEdit {
 	var edits []keyEdit
 	// A key given twice is one parameter, its last occurrence, the one
 	// decoders keep: the rules see it once, as they see a decoded object.
@@ -157,7 +158,11 @@ func (o *Options) keyEdits(params *Type, keys []string, isNull func(i int) bool)
 		}
 	}
 	for i, k := range keys {
-		if last[k] != i || !isNull(i) {
+		if last[k] != i {
+			continue
+		}
+		a := absent(i)
+		if a == given {
 			continue
 		}
 		name, renamed := k, -1
@@ -166,7 +171,7 @@ func (o *Options) keyEdits(params *Type, keys []string, isNull func(i int) bool)
 				name, renamed = e.to, j
 			}
 		}
-		if pt, declared := params.prop(name); declared && o.dropsNull(params, name, pt) {
+		if pt, declared := params.prop(name); declared && o.dropsAbsent(params, name, pt, a) {
 			if renamed >= 0 {
 				edits[renamed] = keyEdit{key: k} // "not given", under any name
 			} else {
@@ -196,7 +201,7 @@ func (o *Options) applyKeyEdits(params *Type, args map[string]any) (map[string]a
 		return args, nil
 	}
 	keys := slices.Sorted(maps.Keys(args))
-	edits := o.keyEdits(params, keys, func(i int) bool { return args[keys[i]] == nil })
+	edits := o.keyEdits(params, keys, func(i int) absence { return absenceOf(args[keys[i]]) })
 	if len(edits) == 0 {
 		return args, nil
 	}
@@ -207,7 +212,7 @@ func (o *Options) applyKeyEdits(params *Type, args map[string]any) (map[string]a
 		delete(out, e.key)
 		var c Change
 		if e.to == "" {
-			c = Change{Path: pointerToken(e.key), Declared: params.field(e.key).String(), Found: Null, Rule: NullRemoved}
+			c = removal(params, e.key, absenceOf(v))
 		} else {
 			// At the parameter's declared name; the preview is the name given.
 			out[e.to] = v
@@ -219,29 +224,40 @@ func (o *Options) applyKeyEdits(params *Type, args map[string]any) (map[string]a
 	return out, changes
 }
 
+// removal is the Change of a parameter the rule of nulls or of
+// placeholders removes.
+func removal(params *Type, key string, a absence) Change {
+	c := Change{Path: pointerToken(key), Declared: params.field(key).String(), Found: a.kind(), Rule: NullRemoved}
+	if a != isNull {
+		c.Rule = PlaceholderRemoved
+	}
+	return c
+}
+
 // editsKey is the pre-screen of keyEdits for one parameter, a map's key
 // or a key of JSON text (its bytes between the quotes, without escapes):
-// whether the rules of names and nulls may act on it, given the type ft
-// that params gives it and whether it holds null. Only a key no property
-// or pattern claims is renamed (ft is then params' rest), and only the
-// null of a declared property that is neither required nor nullable is
-// removed. keyEdits decides; this only says when to ask it.
-func editsKey[S ~string | ~[]byte](o *Options, params, ft *Type, key S, isNull bool) bool {
-	if !isNull {
+// whether the rules of names, nulls and placeholders may act on it, given
+// the type ft that params gives it and what its value says of its being
+// given. Only a key no property or pattern claims is renamed (ft is then
+// params' rest), and only the null or placeholder of a declared property
+// that is not required, and does not take it, is removed. keyEdits
+// decides; this only says when to ask it.
+func editsKey[S ~string | ~[]byte](o *Options, params, ft *Type, key S, a absence) bool {
+	if a == given {
 		return ft == params.rest && o.renames(params) && renamesTo(params, key) != ""
 	}
 	if pt, declared := params.prop(string(key)); declared {
-		return o.dropsNull(params, string(key), pt)
+		return o.dropsAbsent(params, string(key), pt, a)
 	}
 	return ft == params.rest && o.renames(params) && renamesTo(params, key) != ""
 }
 
 // editsTextKey is editsKey for a key of JSON text, escapes and all.
-func (o *Options) editsTextKey(params, ft *Type, key []byte, escaped, isNull bool) bool {
+func (o *Options) editsTextKey(params, ft *Type, key []byte, escaped bool, a absence) bool {
 	if escaped {
-		return editsKey(o, params, ft, jsonwire.Unescape(key), isNull)
+		return editsKey(o, params, ft, jsonwire.Unescape(key), a)
 	}
-	return editsKey(o, params, ft, key, isNull)
+	return editsKey(o, params, ft, key, a)
 }
 
 // editArgs is applyKeyEdits for argument text, the object at args[start]:
@@ -271,9 +287,8 @@ func (o *Options) editArgs(params *Type, args []byte, start int) ([]byte, []Chan
 	for j, m := range members {
 		keys[j] = m.key
 	}
-	edits := o.keyEdits(params, keys, func(j int) bool {
-		m := members[j]
-		return string(args[m.valLo:m.end]) == "null"
+	edits := o.keyEdits(params, keys, func(j int) absence {
+		return absenceOfText(args, members[j].valLo)
 	})
 	if len(edits) == 0 {
 		return nil, nil, false
@@ -317,7 +332,7 @@ func (o *Options) editArgs(params *Type, args []byte, start int) ([]byte, []Chan
 		for _, e := range edits {
 			j := last[e.key]
 			if e.to == "" {
-				changes = append(changes, Change{Path: pointerToken(e.key), Declared: params.field(e.key).String(), Found: Null, Rule: NullRemoved})
+				changes = append(changes, removal(params, e.key, absenceOfText(args, members[j].valLo)))
 				continue
 			}
 			changes = append(changes, Change{Path: pointerToken(e.to), Declared: params.field(e.to).String(),

@@ -36,7 +36,9 @@ type Options struct {
 
 	// KeepNulls turns off the removal of a null given for a parameter that
 	// is neither required nor nullable, which models send for "not given"
-	// (OpenAI's strict mode makes every optional parameter nullable).
+	// (OpenAI's strict mode makes every optional parameter nullable), and
+	// of a placeholder ("", {}, []) given for a parameter that is not
+	// required and whose type does not take it.
 	KeepNulls bool
 
 	// ExactEnums turns off the respelling of a string that equals exactly

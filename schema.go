@@ -246,7 +246,7 @@ func (s *Schema) coerce(args map[string]any) (map[string]any, error) {
 	nullsSeen := false
 	for k, v := range args {
 		ft := s.params.field(k)
-		if editsKey(&s.opts, s.params, ft, k, v == nil) {
+		if editsKey(&s.opts, s.params, ft, k, absenceOf(v)) {
 			// A parameter to rename or a null to remove: the arguments
 			// with those edits, coerced (rare enough to go round again).
 			return s.coerceEdited(args)
@@ -331,7 +331,7 @@ func (s *Schema) fitParams(f *fitter, args map[string]any) bool {
 			continue
 		}
 		found++
-		if v == nil && s.opts.dropsNull(t, p.name, p.t) || !f.fitQuick(v, p.t, 1) {
+		if a := absenceOf(v); a != given && s.opts.dropsAbsent(t, p.name, p.t, a) || !f.fitQuick(v, p.t, 1) {
 			return false
 		}
 	}

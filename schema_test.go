@@ -380,10 +380,13 @@ func TestSchemaKeywords(t *testing.T) {
 			want:   `{"scale": 1.5}`,
 		},
 		{
+			// "" is null where null is declared ("" for limit), and a
+			// placeholder the enum does not take for sort: removed, as
+			// null would be (the rule of placeholders).
 			name:   "enum/with null",
 			schema: `{"type": "object", "properties": {"sort": {"enum": ["asc", "desc", null]}, "limit": {"enum": [10, 50, null]}}}`,
 			args:   `{"sort": "", "limit": ""}`,
-			want:   `{"sort": "", "limit": null}`,
+			want:   `{"limit": null}`,
 		},
 		{
 			name:   "enum/a member of a union is respelled as alone",
