@@ -19,11 +19,11 @@ import "slices"
 type absence uint8
 
 const (
-	given     absence = iota
-	isNull            // null
-	isEmptyS          // ""
-	isEmptyO          // {}
-	isEmptyA          // []
+	given    absence = iota
+	isNull           // null
+	isEmptyS         // ""
+	isEmptyO         // {}
+	isEmptyA         // []
 )
 
 // absenceOf is the absence of a Go value.
