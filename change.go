@@ -88,6 +88,11 @@ const (
 	// and whose type does not take it, removed as null is ("" for an
 	// integer; Options.KeepNulls).
 	PlaceholderRemoved
+	// Unwrapped: arguments sent inside an envelope of their own, one key
+	// such as "kwargs" or "input" that the schema does not declare, read as
+	// the object inside it, where that conforms and the envelope does not
+	// (Options.ExactNames).
+	Unwrapped
 )
 
 // nearJSONRules are the rules of the near-JSON fixes, bit i of
@@ -110,7 +115,7 @@ var ruleNames = [...]string{
 	SingleQuotes: "single-quote", UnquotedKeys: "unquoted-key", TrailingCommas: "trailing-comma",
 	InvalidEscapes: "invalid-escape",
 	Renamed:        "renamed", NullRemoved: "null-removed", EnumCase: "enum-case", Resent: "resent",
-	PlaceholderRemoved: "placeholder-removed",
+	PlaceholderRemoved: "placeholder-removed", Unwrapped: "unwrapped",
 }
 
 func (r Rule) String() string {

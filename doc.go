@@ -82,6 +82,9 @@
 //     becomes it, when exactly one property matches. A key a property or a
 //     pattern claims is never renamed; an alias two properties declare, or
 //     that is another property's spelling, renames nothing.
+//     Arguments sent in an envelope, one undeclared key such as "kwargs",
+//     "arguments" or "input" holding the object, are that object when it
+//     conforms (coerced, and checked) and the envelope does not.
 //   - Nulls ([Options.KeepNulls]): null for a property that is neither
 //     required nor nullable is removed ("not given"), at every level of a
 //     declared object outside unions. A Go struct takes null for every

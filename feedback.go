@@ -747,6 +747,8 @@ func (c Change) notice() string {
 		return "arrived under another spelling of its name; use the name as declared."
 	case NullRemoved:
 		return "arrived as null, which it does not take; leave it out instead."
+	case Unwrapped:
+		return "arrived wrapped in an object of its own; send the arguments themselves, at the top level."
 	case PlaceholderRemoved:
 		return "arrived empty, which it does not take; leave it out instead."
 	case EnumCase:

@@ -24,6 +24,9 @@ type fitter struct {
 	// says that they act on one.
 	keyRules *Options
 	keyEdits bool
+	// envelope says that the argument object is one member, an envelope
+	// the rule of envelopes may remove (envelopes.go).
+	envelope bool
 
 	// nulls says that the rule of nulls acts below the parameters
 	// (nulls.go); unions counts the unions the fitter is inside, where it

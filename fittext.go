@@ -34,7 +34,9 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 	checksKeys := f.check && params != nil && params.judgesKeys()
 	indexed := params != nil && params.index != nil && params.patterns == nil
 	var kc keyCheck
+	members, envelope := 0, false
 	for more && err == nil {
+		members++
 		if fits && indexed {
 			var stop shortStop
 			switch i, stop = f.fitShort(data, i, params, &kc); stop {
@@ -69,6 +71,9 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 			} else {
 				ft = rawField(params, data[keyStart:keyEnd], escaped)
 			}
+			if members == 1 && ft == params.rest && f.keyRules != nil {
+				envelope = mayUnwrap(f.keyRules, params, data[keyStart:keyEnd]) && !escaped
+			}
 			if f.keyRules != nil && !f.keyEdits {
 				// Only a key no property claims, a null or a placeholder
 				// can need an edit.
@@ -98,6 +103,9 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 	}
 	if err != nil {
 		return 0, false, err
+	}
+	if envelope && members == 1 {
+		f.envelope, fits = true, false // the rule of envelopes may read it
 	}
 	return i, fits && (!checksKeys || kc.ok(params)), nil
 }

@@ -32,6 +32,7 @@ type stage uint8
 
 const (
 	keysEdited stage = 1 << iota // the rules of names and nulls have acted
+	unwrapped                    // the rule of envelopes has acted (envelopes.go)
 )
 
 // coerceText runs the pipeline on data against t: the text (data itself
@@ -97,6 +98,10 @@ func coerceText(o *Options, data []byte, t *Type, args bool, passed *bool) (out 
 			*passed = true
 		}
 		return data, nil, nil
+	case f.envelope:
+		if out, changes, ok := unwrapText(o, data, start, t, args); ok {
+			return out, changes, nil
+		}
 	case f.keyEdits:
 		if edited, edits, ok := o.editArgs(t, data, start); ok {
 			next := *o

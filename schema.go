@@ -226,6 +226,15 @@ func (s *Schema) coerce(args map[string]any) (map[string]any, error) {
 		countWork(f.work)
 		return args, nil // without iterating args, which costs as much again
 	}
+	if len(args) == 1 {
+		for k, v := range args {
+			if mayUnwrap(&s.opts, s.params, k) {
+				if out, ok := s.unwrapValue(k, v); ok {
+					return out, nil
+				}
+			}
+		}
+	}
 	// One pass: each parameter is fitted, and walked if it does not fit;
 	// the walker is made for the first that does not.
 	var w walker
