@@ -336,6 +336,9 @@ func FuzzOneAnswer(f *testing.F) {
 			`<tool_call>{"P": "[1]", "q": {"a": "1"}}</tool_call>`,
 			`{"p": "{'a': 1}", "q": "[1,]", "xy": null}`,
 			`{"p": 1, "p": "2", "Z": "true"}`,
+			`{"p": "", "q": {}, "z": [], "xy": { }}`,
+			`{"kwargs": {"p": "5", "q": ""}}`,
+			`{"input": "{\"p\": 1}"}`,
 		} {
 			f.Add(seed, []byte(text))
 		}

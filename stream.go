@@ -93,8 +93,9 @@ type Partial struct {
 	Open []string
 
 	// Err is nil while the text is JSON so far (complete or not). It is a
-	// *Error wrapping ErrSyntax where the text can no longer be JSON, or
-	// ErrKind where it is not an object; Close may still repair near-JSON.
+	// *Error wrapping ErrSyntax where the text can no longer be JSON,
+	// ErrKind where it is not an object, or ErrLimit where it nests deeper
+	// than MaxDepth; Close may still repair near-JSON. Previews stop there.
 	Err error
 }
 
@@ -107,8 +108,11 @@ func (st *Stream) Preview() Partial {
 	case sc.invalid != 0:
 		at := sc.invalid - 1
 		p.Err = &Error{Err: ErrSyntax, Detail: "invalid character " + strconv.QuoteRune(rune(st.buf[at])) + " at offset " + strconv.Itoa(at)}
-		if sc.notObject {
+		switch {
+		case sc.notObject:
 			p.Err = &Error{Declared: "object", Err: ErrKind, Detail: "the arguments are not an object"}
+		case sc.tooDeep:
+			p.Err = &Error{Err: ErrLimit, Detail: "nesting deeper than " + strconv.Itoa(sc.maxDepth)}
 		}
 		return p
 	case len(sc.stack) == 0:

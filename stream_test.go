@@ -93,8 +93,9 @@ func TestStreamPreview(t *testing.T) {
 		{`{"path":"a"}`, `{"path":"a"}`, nil, nil},
 		{`{"path":'a'`, `{}`, nil, ErrSyntax},
 		{`[1,`, `{}`, nil, ErrKind},
+		{`{"tags":[[[[[[[[[[[[`, `{}`, nil, ErrLimit},
 	} {
-		st := streamOf(streamSchema, []byte(c.text), 1)
+		st := streamOf(streamSchema.WithOptions(Options{MaxDepth: 8}), []byte(c.text), 1)
 		p := st.Preview()
 		if got := asJSON(p.Args); got != c.args || !reflect.DeepEqual(p.Open, c.open) || !errors.Is(p.Err, c.err) || (c.err == nil) != (p.Err == nil) {
 			t.Errorf("%s: Preview = %s, open %q, %v; want %s, open %q, %v", c.text, got, p.Open, p.Err, c.args, c.open, c.err)

@@ -79,6 +79,7 @@ type scanner struct {
 
 	invalid   int // the offset of the first byte that cannot be JSON, plus one; 0 for none
 	notObject bool
+	tooDeep   bool // that byte opens a container deeper than maxDepth
 
 	steps int // the bytes stepped, for the tests to count: at most two per byte
 }
@@ -287,6 +288,11 @@ func (sc *scanner) value(buf []byte, i int) {
 		sc.stack[len(sc.stack)-1].open = true
 	}
 	sc.valStart = i
+	if (c == '{' || c == '[') && len(sc.stack) >= sc.maxDepth {
+		sc.tooDeep = true // as CoerceJSON refuses it: Preview says so
+		sc.fail(i)
+		return
+	}
 	switch {
 	case c == '{':
 		m := sc.root
