@@ -143,7 +143,7 @@ func (t *BetaTools) Finished(msg *anthropic.BetaMessage) error {
 
 // cutOff is the error of every call of a turn the output limit cut off.
 func cutOff(reason string) error {
-	err := &coerce.Error{Err: coerce.ErrTruncated, Detail: "the model's output stopped at its limit (" + reason + ")"}
+	err := toolcall.CutOff(reason)
 	return &InputError{Err: err, Feedback: coerce.Feedback(err)}
 }
 

@@ -273,7 +273,7 @@ type call struct {
 func (c *core) coerce(ctx context.Context, args string) call {
 	id := compose.GetToolCallID(ctx)
 	if id != "" {
-		if feedback := cutOffFeedback(keyOf(id, "", args)); feedback != "" {
+		if feedback := cutOffFeedback(id, "", args); feedback != "" {
 			return call{args: args, reject: feedback}
 		}
 	}
@@ -285,7 +285,7 @@ func (c *core) coerce(ctx context.Context, args string) call {
 	k, err := c.load(ctx)
 	if err == nil && id == "" {
 		// A call without an ID is known by its tool's name and arguments.
-		if feedback := cutOffFeedback(keyOf("", k.name, args)); feedback != "" {
+		if feedback := cutOffFeedback("", k.name, args); feedback != "" {
 			return call{args: args, reject: feedback}
 		}
 	}

@@ -5,8 +5,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/cloudwego/eino/components"
 	"github.com/cloudwego/eino/components/model"
@@ -130,7 +128,7 @@ func (m *chatModel) watch(ctx context.Context, msg *schema.Message) {
 	err := cutOffError(msg.ResponseMeta.FinishReason)
 	l := toolcall.Listeners{OnError: m.opts.OnError, Logger: m.opts.Logger}
 	for _, tc := range msg.ToolCalls {
-		cutOffs.add(keyOf(tc.ID, tc.Function.Name, tc.Function.Arguments), msg.ResponseMeta.FinishReason)
+		cutOffs.Add(tc.ID, tc.Function.Name, tc.Function.Arguments, msg.ResponseMeta.FinishReason)
 		l.Rejected(ctx, tc.Function.Name, err)
 	}
 }
@@ -148,9 +146,7 @@ func lengthReason(reason string) bool {
 	return false
 }
 
-func cutOffError(reason string) error {
-	return &coerce.Error{Err: coerce.ErrTruncated, Detail: "the model's output stopped at its limit (finish reason: " + reason + ")"}
-}
+func cutOffError(reason string) error { return toolcall.CutOff("finish reason: " + reason) }
 
 // replayHistory returns input with the arguments of each tool call that
 // are not JSON replaced by coerce.ReplayArgs of them, copying only the
@@ -188,72 +184,16 @@ func replayHistory(input []*schema.Message) []*schema.Message {
 	return out
 }
 
-// A callKey names a tool call: by its ID, or, for a call without one, by
-// its tool's name and its arguments.
-type callKey struct{ id, name, args string }
-
-func keyOf(id, name, args string) callKey {
-	if id != "" {
-		return callKey{id: id}
-	}
-	return callKey{name: name, args: args}
-}
-
 // cutOffs holds the tool calls of the replies a wrapped model saw cut off,
 // for the wrapped tools: the model and the tools are given to eino apart,
 // and a tool learns of its call only its ID (compose.GetToolCallID), its
-// tool's name and its arguments. It keeps the last maxCutOffs, far more
-// than any run has waiting between a reply and its tools.
-var cutOffs = &cutOffSet{}
-
-const maxCutOffs = 4096
-
-type cutOffSet struct {
-	n     atomic.Int32 // len(calls), read without the lock on every tool call
-	mu    sync.Mutex
-	calls map[callKey]string // the finish reason
-	ring  []callKey          // in the order added; the oldest at next once full
-	next  int
-}
-
-func (s *cutOffSet) add(k callKey, reason string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.calls == nil {
-		s.calls = map[callKey]string{}
-	}
-	if _, ok := s.calls[k]; ok {
-		s.calls[k] = reason
-		return
-	}
-	if len(s.ring) < maxCutOffs {
-		s.ring = append(s.ring, k)
-	} else {
-		delete(s.calls, s.ring[s.next])
-		s.ring[s.next] = k
-		s.next = (s.next + 1) % maxCutOffs
-	}
-	s.calls[k] = reason
-	s.n.Store(int32(len(s.calls)))
-}
-
-// reason returns the finish reason of the reply that cut the call off, if
-// a wrapped model saw one. A call refused stays known, so that a run
-// resumed after an interrupt refuses it again.
-func (s *cutOffSet) reason(k callKey) (string, bool) {
-	if s.n.Load() == 0 {
-		return "", false
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, ok := s.calls[k]
-	return r, ok
-}
+// tool's name and its arguments.
+var cutOffs = &toolcall.CutOffCalls{}
 
 // cutOffFeedback returns the feedback that refuses a call of a reply cut
 // off, or "" for any other call.
-func cutOffFeedback(k callKey) string {
-	reason, ok := cutOffs.reason(k)
+func cutOffFeedback(id, name, args string) string {
+	reason, ok := cutOffs.Reason(id, name, args)
 	if !ok {
 		return ""
 	}

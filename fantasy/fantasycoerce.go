@@ -141,7 +141,7 @@ type tool struct {
 // required keys), but only to that point: the text it hands over is the
 // model's, and the tool decodes it itself.
 func (t *tool) Run(ctx context.Context, call fantasy.ToolCall) (fantasy.ToolResponse, error) {
-	if cutOffs.has(keyOf(call.ID, call.Name, call.Input)) {
+	if _, cut := cutOffs.Reason(call.ID, call.Name, call.Input); cut {
 		// A call of a response cut off, as a wrapped model saw it
 		// (Options.WrapModel): the model hears why, the tool never runs.
 		return fantasy.NewTextErrorResponse(coerce.Feedback(cutOffError())), nil

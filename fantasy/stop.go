@@ -3,11 +3,10 @@ package fantasycoerce
 import (
 	"context"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"charm.land/fantasy"
 	"github.com/coerce-go/coerce"
+	"github.com/coerce-go/coerce/toolcall"
 )
 
 // WrapModel is [Options.WrapModel] with the zero Options.
@@ -122,15 +121,13 @@ func (m *languageModel) Stream(ctx context.Context, call fantasy.Call) (fantasy.
 // cutOff marks one call of a response cut off, reports it, and returns
 // the error that refuses it.
 func (m *languageModel) cutOff(ctx context.Context, id, name, input string) error {
-	cutOffs.add(keyOf(id, name, input))
+	cutOffs.Add(id, name, input, "length")
 	err := cutOffError()
 	m.opts.reportError(ctx, name, err)
 	return &refusal{err: err, feedback: coerce.Feedback(err)}
 }
 
-func cutOffError() error {
-	return &coerce.Error{Err: coerce.ErrTruncated, Detail: "the model's output stopped at its limit (finish reason: length)"}
-}
+func cutOffError() error { return toolcall.CutOff("finish reason: length") }
 
 // A refusal is the error of a call of a response cut off: fantasy sends
 // the model an invalid call's error as its text, so its text is the
@@ -180,62 +177,8 @@ func replayPrompt(prompt fantasy.Prompt) fantasy.Prompt {
 	return out
 }
 
-// A callKey names a tool call: by its ID, or, for a call without one, by
-// its tool's name and its input.
-type callKey struct{ id, name, input string }
-
-func keyOf(id, name, input string) callKey {
-	if id != "" {
-		return callKey{id: id}
-	}
-	return callKey{name: name, input: input}
-}
-
-// cutOffs holds the tool calls of the streamed responses a wrapped model
-// saw cut off, for the wrapped tools: the model and the tools are given to
+// cutOffs holds the tool calls of the responses a wrapped model saw cut
+// off, for the wrapped tools: the model and the tools are given to
 // fantasy apart, and a tool learns of its call only its ID, name and
-// input. It keeps the last maxCutOffs, far more than any run has waiting
-// between a response and its tools.
-var cutOffs = &cutOffSet{}
-
-const maxCutOffs = 4096
-
-type cutOffSet struct {
-	n     atomic.Int32 // len(calls), read without the lock on every call
-	mu    sync.Mutex
-	calls map[callKey]struct{}
-	ring  []callKey // in the order added; the oldest at next once full
-	next  int
-}
-
-func (s *cutOffSet) add(k callKey) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.calls == nil {
-		s.calls = map[callKey]struct{}{}
-	}
-	if _, ok := s.calls[k]; ok {
-		return
-	}
-	if len(s.ring) < maxCutOffs {
-		s.ring = append(s.ring, k)
-	} else {
-		delete(s.calls, s.ring[s.next])
-		s.ring[s.next] = k
-		s.next = (s.next + 1) % maxCutOffs
-	}
-	s.calls[k] = struct{}{}
-	s.n.Store(int32(len(s.calls)))
-}
-
-// has reports whether a wrapped model saw the call cut off. A call refused
-// stays known, so that it is refused again if it comes back.
-func (s *cutOffSet) has(k callKey) bool {
-	if s.n.Load() == 0 {
-		return false
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, ok := s.calls[k]
-	return ok
-}
+// input.
+var cutOffs = &toolcall.CutOffCalls{}

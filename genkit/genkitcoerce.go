@@ -143,7 +143,7 @@ func (r *repairer) cutOff(ctx context.Context, resp *ai.ModelResponse) *cutOff {
 	if resp.FinishReason != ai.FinishReasonLength {
 		return nil
 	}
-	err := &coerce.Error{Err: coerce.ErrTruncated, Detail: "the model's output stopped at its limit (finish reason: length)"}
+	err := toolcall.CutOff("finish reason: length")
 	feedback := coerce.Feedback(err)
 	l := toolcall.Listeners{OnError: r.o.OnError, Logger: r.o.Logger}
 	var rejected map[int]string

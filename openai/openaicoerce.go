@@ -130,7 +130,7 @@ func (r *registry) arguments(ctx context.Context, n name, arguments string) (jso
 
 // cutOff is the error of every call of a turn the output limit cut off.
 func cutOff(reason string) error {
-	err := &coerce.Error{Err: coerce.ErrTruncated, Detail: "the model's output stopped at its limit (" + reason + ")"}
+	err := toolcall.CutOff(reason)
 	return &ArgumentsError{Err: err, Feedback: coerce.Feedback(err)}
 }
 
