@@ -37,7 +37,7 @@ func (c *coercer) result(ctx context.Context, l toolcall.Listeners, t *toolEntry
 		l.Rejected(toolcall.WithPart(ctx, toolcall.PartResult), t.def.Name, err)
 		return r
 	}
-	coerced, ok := coerceOutput(ctx, l, t.def.Name, out, text)
+	coerced, ok := out.CoerceResult(ctx, l, t.def.Name, text)
 	switch {
 	case !ok:
 		res := *r
@@ -53,27 +53,6 @@ func (c *coercer) result(ctx context.Context, l toolcall.Listeners, t *toolEntry
 	res.StructuredContent = json.RawMessage(coerced)
 	res.Content = replaceText(r.Content, text, coerced)
 	return &res
-}
-
-// coerceOutput coerces text, a structured result of tool, with out, and
-// reports the repairs, or the rejection; false when it cannot be fixed.
-func coerceOutput(ctx context.Context, l toolcall.Listeners, tool string, out *toolcall.Output, text []byte) ([]byte, bool) {
-	var changes *[]coerce.Change
-	var onChange func(coerce.Change)
-	if l.Hears(ctx) {
-		changes = new([]coerce.Change)
-		onChange = func(c coerce.Change) { *changes = append(*changes, c) }
-	}
-	coerced, err := out.Coerce(text, onChange)
-	if err != nil {
-		l.Rejected(toolcall.WithPart(ctx, toolcall.PartResult), tool, err)
-		return text, false
-	}
-	if changes != nil && len(*changes) > 0 {
-		toolcall.TextPreviews(*changes, coerced)
-		l.Repaired(toolcall.WithPart(ctx, toolcall.PartResult), tool, *changes)
-	}
-	return coerced, true
 }
 
 // structuredText is the JSON text a client receives of a structuredContent:
@@ -222,7 +201,7 @@ func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, O
 		if merr != nil {
 			return nil, nil, fmt.Errorf("marshaling output: %w", merr) // as the SDK answers it
 		}
-		coerced, ok := coerceOutput(ctx, l, tt.Name, compiled, text)
+		coerced, ok := compiled.CoerceResult(ctx, l, tt.Name, text)
 		if ok {
 			return res, json.RawMessage(coerced), nil
 		}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/coerce-go/coerce"
 	"github.com/coerce-go/coerce/toolcall"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -41,7 +40,7 @@ func (c *coercer) result(ctx context.Context, name string, r *mcp.CallToolResult
 		l.Rejected(toolcall.WithPart(ctx, toolcall.PartResult), name, err)
 		return r
 	}
-	coerced, ok := coerceOutput(ctx, l, name, out, text)
+	coerced, ok := out.CoerceResult(ctx, l, name, text)
 	switch {
 	case !ok:
 		res := *r
@@ -60,27 +59,6 @@ func (c *coercer) result(ctx context.Context, name string, r *mcp.CallToolResult
 	}
 	res.Content = replaceText(r.Content, text, coerced)
 	return &res
-}
-
-// coerceOutput coerces text, a structured result of tool, with out, and
-// reports the repairs, or the rejection; false when it cannot be fixed.
-func coerceOutput(ctx context.Context, l toolcall.Listeners, tool string, out *toolcall.Output, text []byte) ([]byte, bool) {
-	var changes *[]coerce.Change
-	var onChange func(coerce.Change)
-	if l.Hears(ctx) {
-		changes = new([]coerce.Change)
-		onChange = func(c coerce.Change) { *changes = append(*changes, c) }
-	}
-	coerced, err := out.Coerce(text, onChange)
-	if err != nil {
-		l.Rejected(toolcall.WithPart(ctx, toolcall.PartResult), tool, err)
-		return text, false
-	}
-	if changes != nil && len(*changes) > 0 {
-		toolcall.TextPreviews(*changes, coerced)
-		l.Repaired(toolcall.WithPart(ctx, toolcall.PartResult), tool, *changes)
-	}
-	return coerced, true
 }
 
 // structuredText is the JSON text a client receives of a result's

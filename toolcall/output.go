@@ -2,6 +2,7 @@ package toolcall
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -536,4 +537,27 @@ func nullErrors(sites []nullSite) error {
 		errs = append(errs, &coerce.Error{Path: s.path, Declared: declared, Err: coerce.ErrKind, Detail: nullDetail})
 	}
 	return errors.Join(errs...)
+}
+
+// CoerceResult is Coerce of a tool's structured result for the server
+// integrations, reported to l as the result's (PartResult): its repairs,
+// or its rejection. ok is false when the result cannot be fixed; text then
+// comes back as it was.
+func (out *Output) CoerceResult(ctx context.Context, l Listeners, tool string, text []byte) (coerced []byte, ok bool) {
+	var changes *[]coerce.Change
+	var onChange func(coerce.Change)
+	if l.Hears(ctx) {
+		changes = new([]coerce.Change)
+		onChange = func(c coerce.Change) { *changes = append(*changes, c) }
+	}
+	coerced, err := out.Coerce(text, onChange)
+	if err != nil {
+		l.Rejected(WithPart(ctx, PartResult), tool, err)
+		return text, false
+	}
+	if changes != nil && len(*changes) > 0 {
+		TextPreviews(*changes, coerced)
+		l.Repaired(WithPart(ctx, PartResult), tool, *changes)
+	}
+	return coerced, true
 }
