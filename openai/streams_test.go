@@ -654,3 +654,45 @@ func TestResponseStreamIncompleteRunsNothing(t *testing.T) {
 		t.Errorf("a cut-off call was decoded: changes %q, errors %v", l.changes, l.errs)
 	}
 }
+
+// A call to a function the registry does not know passes through Close as
+// it came, previewed as an object; streams of one registry run
+// concurrently, one per goroutine.
+func TestChatStreamUnknownFunctionAndConcurrency(t *testing.T) {
+	var l listeners
+	tools, err := l.options().NewChatTools(chatTools(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := func(data string) openai.ChatCompletionChunk {
+		var c openai.ChatCompletionChunk
+		if err := json.Unmarshal([]byte(data), &c); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			s := tools.Stream(t.Context())
+			s.Add(chunk(fmt.Sprintf(`{"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_%d", "type": "function", "function": {"name": "lookup", "arguments": "{\"n\": \"5\", "}}]}}]}`, i)))
+			s.Add(chunk(`{"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": "\"q\": [1, 2]}"}}]}}]}`))
+			s.Add(chunk(`{"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}`))
+			got := s.Close()
+			if len(got) != 1 || got[0].Err != nil || string(got[0].Arguments) != `{"n": "5", "q": [1, 2]}` {
+				t.Errorf("%+v", got)
+			}
+		})
+	}
+	wg.Wait()
+	shown := map[string]int{}
+	for _, p := range l.previews {
+		shown[p.args]++
+	}
+	if want := map[string]int{`{"n":"5"}`: 8, `{"n":"5","q":[1,2]}`: 8}; !reflect.DeepEqual(shown, want) {
+		t.Errorf("previews %v, want %v", shown, want)
+	}
+	if len(l.changes) != 0 || len(l.errs) != 0 {
+		t.Errorf("changes %q, errors %v", l.changes, l.errs)
+	}
+}
