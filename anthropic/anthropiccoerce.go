@@ -46,6 +46,17 @@ type Options struct {
 	// would have without coercion; Input and Unmarshal return the error as
 	// well. It must be safe for concurrent use.
 	OnError func(ctx context.Context, tool string, err error)
+
+	// OnPreview, if set, is shown the input of each tool_use block of a
+	// stream ([Tools.Stream], [BetaTools.Stream]) as it arrives: called
+	// after each input_json_delta, with the block (as the stream keys it)
+	// and p, the input so far (coerce.Partial: the members complete,
+	// converted, the one still open as far as it goes, the JSON Pointers
+	// of the values open, and Err once the text can no longer be JSON). A
+	// preview is for a UI, never a call to run: only the stream's Close
+	// decodes. p is valid until the next delta of the block. It is called
+	// from the goroutine that feeds the stream.
+	OnPreview func(ctx context.Context, call StreamedCall, p coerce.Partial)
 }
 
 // coercer repairs the input of calls to one tool against its compiled input
@@ -122,9 +133,8 @@ func (t *Tools) Finished(msg *anthropic.Message) error {
 	if msg == nil {
 		return nil
 	}
-	switch msg.StopReason {
-	case anthropic.StopReasonMaxTokens, anthropic.StopReasonModelContextWindowExceeded:
-		return cutOff("stop_reason: " + string(msg.StopReason))
+	if reason := stopCut(string(msg.StopReason)); reason != "" {
+		return cutOff(reason)
 	}
 	return nil
 }
@@ -134,11 +144,20 @@ func (t *BetaTools) Finished(msg *anthropic.BetaMessage) error {
 	if msg == nil {
 		return nil
 	}
-	switch msg.StopReason {
-	case anthropic.BetaStopReasonMaxTokens, anthropic.BetaStopReasonModelContextWindowExceeded:
-		return cutOff("stop_reason: " + string(msg.StopReason))
+	if reason := stopCut(string(msg.StopReason)); reason != "" {
+		return cutOff(reason)
 	}
 	return nil
+}
+
+// stopCut says why a message with the stop reason was cut off, or "" if
+// it was not. The beta API's reasons are the same strings.
+func stopCut(stopReason string) string {
+	switch anthropic.StopReason(stopReason) {
+	case anthropic.StopReasonMaxTokens, anthropic.StopReasonModelContextWindowExceeded:
+		return "stop_reason: " + stopReason
+	}
+	return ""
 }
 
 // cutOff is the error of every call of a turn the output limit cut off.

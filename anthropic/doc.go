@@ -67,6 +67,19 @@
 // or [ReplayBetaToolUse], whose input is always valid JSON
 // ([coerce.ReplayArgs]).
 //
+// # Streams
+//
+// [Tools.Stream] and [BetaTools.Stream] read the tool_use blocks of a
+// streamed message as their input_json_delta events arrive, one
+// [coerce.Stream] per block, keyed by its index in the content. Add each
+// event, beside Message.Accumulate; [Options.OnPreview] is shown each
+// block's [coerce.Partial] after each delta, for a UI. Close, once the
+// stream has ended, decodes every block strictly: none of a message the
+// output limit cut off, the others as Input decodes the same text, errors
+// included; [Stream.Unmarshal] decodes a closed block into a Go value. No
+// tool may run before Close, since the stop reason comes after the last
+// block.
+//
 // [Options.OnChange] and [Options.Logger] hear each repair, and
 // [Options.OnError] each failure, with the call's context and the tool's
 // name.

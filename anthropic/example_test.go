@@ -107,3 +107,50 @@ func ExampleOptions_WrapTool() {
 	// search: not coerced: coerce: /limit: want integer, found string "ten": invalid syntax: not a number
 	// failed to parse tool input: json: cannot unmarshal string into Go struct field SearchArgs.limit of type int
 }
+
+// A streamed message: each event is added as the SDK's streaming client
+// gives it, OnPreview is shown the input so far, and Close decodes the
+// tool_use block once the message has ended (here with stop_reason
+// "tool_use").
+func ExampleTools_Stream() {
+	var schema anthropic.ToolInputSchemaParam
+	if err := schema.UnmarshalJSON([]byte(`{"type": "object", "properties": {
+		"tags": {"type": "array", "items": {"type": "string"}}, "limit": {"type": "integer"}}}`)); err != nil {
+		log.Fatal(err)
+	}
+	tools, err := anthropiccoerce.Options{
+		OnPreview: func(ctx context.Context, call anthropiccoerce.StreamedCall, p coerce.Partial) {
+			fmt.Println(call.ID, p.Args, p.Open)
+		},
+	}.NewTools([]anthropic.ToolUnionParam{{OfTool: &anthropic.ToolParam{Name: "search", InputSchema: schema}}})
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	ctx := context.Background()
+	calls := tools.Stream(ctx)
+	for _, data := range []string{
+		`{"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "toolu_1", "name": "search", "input": {}}}`,
+		`{"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": "{\"limit\": \"10\", \"tags\": \"[\\\"go\\\", \\\"gen"}}`,
+		`{"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": "erics\\\"]\"}"}}`,
+		`{"type": "content_block_stop", "index": 0}`,
+		`{"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 20}}`,
+	} {
+		var event anthropic.MessageStreamEventUnion
+		if err := json.Unmarshal([]byte(data), &event); err != nil {
+			log.Fatal(err)
+		}
+		calls.Add(event)
+	}
+	for _, call := range calls.Close() {
+		var in SearchArgs
+		if err := calls.Unmarshal(call, &in); err != nil {
+			log.Fatal(err) // a program sends anthropiccoerce.Feedback(err) as the tool_result, with is_error
+		}
+		fmt.Printf("%s %s: tags=%q limit=%d\n", call.ID, call.Name, in.Tags, in.Limit)
+	}
+	// Output:
+	// toolu_1 map[limit:10 tags:["go", "gen] [ /tags]
+	// toolu_1 map[limit:10 tags:[go generics]] []
+	// toolu_1 search: tags=["go" "generics"] limit=10
+}

@@ -87,6 +87,16 @@
 // repair hook refuses an input cut off rather than have jsonrepair close
 // it.
 //
+// # Streams
+//
+// [Options.OnPreview], set on the options of [Options.WrapModel], is shown
+// each tool call's input as the wrapped model streams it
+// (StreamPartTypeToolInputDelta), a [coerce.Partial] read by a
+// [coerce.Stream] of the input schema the model was offered: for a UI,
+// never a call to run. fantasy runs the tools once the stream has ended,
+// the wrapped tools decoding each call as Close of the same text would,
+// and none of a response cut off.
+//
 // # Integers beyond 2^53
 //
 // fantasy decodes the input into map[string]any (float64 numbers) only to

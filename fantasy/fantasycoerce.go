@@ -56,6 +56,20 @@ type Options struct {
 	// (the error's sentinel, such as "invalid syntax"). A logger not
 	// enabled for debug level costs nothing on calls that need repair.
 	Logger *slog.Logger
+
+	// OnPreview, if set, is shown the input of each tool call of a
+	// response streamed by a model [Options.WrapModel] wrapped, as it
+	// arrives: called after each delta (fantasy.StreamPartTypeToolInputDelta),
+	// with the tool's name, the call's ID and p, the input so far
+	// (coerce.Partial, read against the input schema the model was
+	// offered: the members complete, converted, the one still open as far
+	// as it goes, the JSON Pointers of the values open, and Err once the
+	// text can no longer be JSON). A preview is for a UI, never a call to
+	// run: fantasy runs the tools once the stream has ended, and none of a
+	// response cut off. p is valid until the next delta of the call. It
+	// is called from the goroutine that reads the stream (the agent's),
+	// before the part reaches the agent.
+	OnPreview func(ctx context.Context, tool, id string, p coerce.Partial)
 }
 
 // WithTools is [fantasy.WithTools] for tools whose calls are coerced, with

@@ -40,6 +40,11 @@ func WrapModel(m fantasy.LanguageModel) fantasy.LanguageModel { return Options{}
 // coerce.ReplayArgs of it instead, {} for text cut off, so that the provider
 // takes the request; the prompt itself is not modified.
 //
+// With [Options.OnPreview] set, Stream also shows it the input of each tool
+// call as its deltas arrive, read against the input schema the call offered
+// the model (compiled once per tool and schema): the preview a UI shows
+// while fantasy waits for the end of the stream to run the tools.
+//
 // A model WrapModel returned is wrapped again with o instead of twice; a nil
 // m is returned as it is.
 func (o Options) WrapModel(m fantasy.LanguageModel) fantasy.LanguageModel {
@@ -56,7 +61,8 @@ func (o Options) WrapModel(m fantasy.LanguageModel) fantasy.LanguageModel {
 // keeps GenerateObject, StreamObject, Provider and Model the model's own.
 type languageModel struct {
 	fantasy.LanguageModel
-	opts Options
+	opts    Options
+	schemas schemas // the input schemas of the tools previewed (OnPreview)
 }
 
 func (m *languageModel) Generate(ctx context.Context, call fantasy.Call) (*fantasy.Response, error) {
@@ -93,9 +99,16 @@ func (m *languageModel) Stream(ctx context.Context, call fantasy.Call) (fantasy.
 	if err != nil || stream == nil {
 		return stream, err
 	}
+	var open previews
+	if m.opts.OnPreview != nil {
+		open = previews{}
+	}
 	return func(yield func(fantasy.StreamPart) bool) {
 		var calls []fantasy.StreamPart
 		for part := range stream {
+			if open != nil {
+				m.preview(ctx, &call, open, &part)
+			}
 			switch part.Type {
 			case fantasy.StreamPartTypeToolCall:
 				if !part.ProviderExecuted {

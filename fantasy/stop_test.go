@@ -83,8 +83,12 @@ func newMessagesAPI(t *testing.T, files ...string) *messagesAPI {
 
 // asStream streams a recorded message as the API streams the same reply:
 // message_start, each block started, its text or input in one delta, and
-// stopped, then message_delta with the stop reason, and message_stop.
+// stopped, then message_delta with the stop reason, and message_stop. A
+// reply recorded as a stream (its events) is streamed as it is.
 func asStream(t *testing.T, body []byte) []byte {
+	if bytes.HasPrefix(body, []byte("event: ")) {
+		return body // recorded as a stream
+	}
 	var m map[string]any
 	if err := json.Unmarshal(body, &m); err != nil {
 		t.Error(err)

@@ -64,4 +64,17 @@
 // each call. [ReplayMessage] and [ReplayFunctionCall] send the model's turn
 // back with each call's arguments valid JSON ([coerce.ReplayArgs]), which
 // the SDK's ToParam does not ensure.
+//
+// # Streams
+//
+// [ChatTools.Stream] and [ResponseTools.Stream] read the function calls of
+// a streamed reply as their arguments arrive, one [coerce.Stream] per call,
+// keyed as the API keys them (choice and tool_calls[].index; the Responses
+// API's item id). Add each chunk or event, beside the SDK's accumulator;
+// [Options.OnPreview] is shown each call's [coerce.Partial] after each
+// delta, for a UI. Close, once the stream has ended, decodes every call
+// strictly: none of a turn cut off at the output limit, the others as
+// Arguments decodes the same text, errors included; [ChatStream.Unmarshal]
+// decodes a closed call into a Go value. No call may run before Close,
+// since the finish reason comes last.
 package openaicoerce

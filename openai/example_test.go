@@ -103,3 +103,43 @@ func ExampleOptions_NewChatTools() {
 	// search /limit: string -> integer (number-from-text)
 	// {"tags": ["go"], "limit": 10}
 }
+
+// A stream of a reply: each chunk is added as the SDK's streaming client
+// gives it, OnPreview is shown the arguments so far, and Close decodes the
+// call once the reply has ended (here with finish_reason "tool_calls").
+func ExampleChatTools_Stream() {
+	tools, err := openaicoerce.Options{
+		OnPreview: func(ctx context.Context, call openaicoerce.StreamedCall, p coerce.Partial) {
+			fmt.Println(call.ID, p.Args, p.Open)
+		},
+	}.NewChatTools([]openai.ChatCompletionToolUnionParam{searchTool})
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	ctx := context.Background()
+	calls := tools.Stream(ctx)
+	for _, data := range []string{
+		`{"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1", "type": "function", "function": {"name": "search", "arguments": ""}}]}}]}`,
+		`{"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": "{\"limit\": \"10\", \"tags\": [\"go\", \"gen"}}]}}]}`,
+		`{"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": "erics\"]}"}}]}}]}`,
+		`{"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}`,
+	} {
+		var chunk openai.ChatCompletionChunk
+		if err := json.Unmarshal([]byte(data), &chunk); err != nil {
+			log.Fatal(err)
+		}
+		calls.Add(chunk)
+	}
+	for _, call := range calls.Close() {
+		var in SearchArgs
+		if err := calls.Unmarshal(call, &in); err != nil {
+			log.Fatal(err) // a program sends openaicoerce.Feedback(err) as the tool message
+		}
+		fmt.Printf("%s %s: tags=%q limit=%d\n", call.ID, call.Name, in.Tags, in.Limit)
+	}
+	// Output:
+	// call_1 map[limit:10 tags:[go gen]] [ /tags /tags/1]
+	// call_1 map[limit:10 tags:[go generics]] []
+	// call_1 search: tags=["go" "generics"] limit=10
+}

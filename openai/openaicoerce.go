@@ -45,6 +45,17 @@ type Options struct {
 	// same error is returned to the caller, who decides what the model is
 	// told; OnError is the one place to count them all.
 	OnError func(ctx context.Context, tool string, err error)
+
+	// OnPreview, if set, is shown the arguments of each function call of
+	// a stream ([ChatTools.Stream], [ResponseTools.Stream]) as they
+	// arrive: called after each delta, with the call (as the API keys it)
+	// and p, the arguments so far (coerce.Partial: the members complete,
+	// converted, the one still open as far as it goes, the JSON Pointers
+	// of the values open, and Err once the text can no longer be JSON). A
+	// preview is for a UI, never a call to run: only the stream's Close
+	// decodes. p is valid until the next delta of the call. It is called
+	// from the goroutine that feeds the stream.
+	OnPreview func(ctx context.Context, call StreamedCall, p coerce.Partial)
 }
 
 // A name is the key of a function in a registry: its name, and for a
@@ -151,10 +162,18 @@ func (t *ChatTools) Finished(choice openai.ChatCompletionChoice) error {
 // Finished is [ChatTools.Finished] for the Responses API: a response
 // left incomplete at max_output_tokens cut its calls off.
 func (t *ResponseTools) Finished(resp *responses.Response) error {
-	if resp != nil && resp.Status == "incomplete" && resp.IncompleteDetails.Reason == "max_output_tokens" {
-		return cutOff("incomplete: max_output_tokens")
+	if reason := responseCut(resp); reason != "" {
+		return cutOff(reason)
 	}
 	return nil
+}
+
+// responseCut says why resp's output was cut off, or "" if it was not.
+func responseCut(resp *responses.Response) string {
+	if resp != nil && resp.Status == "incomplete" && resp.IncompleteDetails.Reason == "max_output_tokens" {
+		return "incomplete: max_output_tokens"
+	}
+	return ""
 }
 
 // An ArgumentsError is the error of a call whose arguments cannot be
