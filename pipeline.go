@@ -131,7 +131,8 @@ func coerceText(o *Options, data []byte, t *Type, args bool, passed *bool) (out 
 		}
 	}
 
-	w := newWalker(*o, f.work)
+	tw := textWalk{walker: newWalker(*o, f.work)}
+	w := &tw.walker
 	defer w.release()
 	w.budget += workPerByte * len(data)
 	w.scanned += len(data)
@@ -141,9 +142,9 @@ func coerceText(o *Options, data []byte, t *Type, args bool, passed *bool) (out 
 		w.o.OnChange = heard.add
 	}
 	if object {
-		out, err = w.rawArgs(data, start, end, t)
+		out, err = tw.rawArgs(data, start, end, t)
 	} else {
-		out, err = w.rawValue(data, start, end, t)
+		out, err = tw.rawValue(data, start, end, t)
 	}
 	if heard != nil {
 		changes = heard.list
@@ -216,7 +217,7 @@ func repairText(o *Options, data []byte, t *Type, args bool, werr *jsonwire.Erro
 // rawValue is the walk of a value that is not an argument object (for
 // Unmarshal into a slice, a map, a scalar): the set walk over text
 // (rawOne), its edit written between the text's spaces.
-func (w *walker) rawValue(data []byte, start, end int, t *Type) ([]byte, error) {
+func (w *textWalk) rawValue(data []byte, start, end int, t *Type) ([]byte, error) {
 	w.superseded, w.superKnown = w.supersededKeys(data[:end], start), true
 	_, r := w.rawOne(data, start, t, 0)
 	if w.limit != nil {
@@ -235,7 +236,7 @@ func (w *walker) rawValue(data []byte, start, end int, t *Type) ([]byte, error) 
 	}
 	out := make([]byte, 0, len(data)+len(data)/4+16)
 	out = append(out, data[:start]...)
-	out, err := r.out.(*rawEdit).write(out, data, w)
+	out, err := r.out.(*rawEdit).write(out, data, &w.walker)
 	if err != nil {
 		return data, err
 	}

@@ -48,6 +48,25 @@ func argsObject(text []byte) (start int, ok bool) {
 	return start, start < len(text) && text[start] == '{'
 }
 
+// A textWalk is the walk over JSON text: the walker's decisions and its
+// budget, with the text it reads and the text it writes. The value walk
+// (walker) knows nothing of either.
+type textWalk struct {
+	walker
+
+	// superseded holds the offsets of keys in CoerceJSON's arguments that
+	// occur again later in their object (see supersededKeys), once
+	// superKnown; restart asks rawArgs to walk again (see knowSuperseded).
+	superseded          map[int]bool
+	superKnown, restart bool
+	dataStart, dataEnd  int // the arguments' object in data, for the pre-pass
+
+	// The output (see rawArgs and splice).
+	data []byte
+	out  []byte
+	pos  int
+}
+
 // rawArgs is the walk of CoerceJSON's arguments that do not all fit: each
 // parameter is evaluated against its type, and the text is copied with the
 // converted values written in place (see splice). A parameter that fails
@@ -62,7 +81,7 @@ func argsObject(text []byte) (start int, ok bool) {
 // marks one the walk has evaluated already, the walk starts again with the
 // pre-pass done, from the state it began in, so the answer is the one a
 // walk knowing every repeated key from the start gives.
-func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, error) {
+func (w *textWalk) rawArgs(args []byte, start, end int, params *Type) ([]byte, error) {
 	w.ensure()
 	w.data, w.dataStart, w.dataEnd = args, start, end
 	work := w.work
@@ -82,7 +101,7 @@ func (w *walker) rawArgs(args []byte, start, end int, params *Type) ([]byte, err
 
 // rawMembers is one walk of rawArgs; again reports that it must start
 // over, knowing the repeated keys.
-func (w *walker) rawMembers(args []byte, start int, params *Type) (out []byte, again bool, err error) {
+func (w *textWalk) rawMembers(args []byte, start int, params *Type) (out []byte, again bool, err error) {
 	w.out, w.pos, w.top = nil, 0, w.topKeys[:0]
 	var fail *failure
 	var chg *changes
@@ -169,7 +188,7 @@ func (w *walker) rawMembers(args []byte, start int, params *Type) (out []byte, a
 // knowSuperseded runs the pre-pass that finds the keys given again later in
 // their object (supersededKeys), once per call, and has the walk start over
 // (w.restart) if it marks a parameter the walk has evaluated already.
-func (w *walker) knowSuperseded() {
+func (w *textWalk) knowSuperseded() {
 	if w.superKnown {
 		return
 	}
@@ -184,7 +203,7 @@ func (w *walker) knowSuperseded() {
 
 // supersededAt reports whether the key whose opening quote is at
 // w.data[off] occurs again later in its object.
-func (w *walker) supersededAt(off int) bool {
+func (w *textWalk) supersededAt(off int) bool {
 	w.knowSuperseded()
 	return w.superseded[off]
 }
@@ -195,15 +214,15 @@ func (w *walker) supersededAt(off int) bool {
 // the end, is written.
 type outMark struct{ n, pos int }
 
-func (w *walker) mark() outMark { return outMark{len(w.out), w.pos} }
+func (w *textWalk) mark() outMark { return outMark{len(w.out), w.pos} }
 
 // rollback forgets what was written since m: the value it began failed,
 // and keeps its bytes.
-func (w *walker) rollback(m outMark) { w.out, w.pos = w.out[:m.n], m.pos }
+func (w *textWalk) rollback(m outMark) { w.out, w.pos = w.out[:m.n], m.pos }
 
 // splice copies w.data up to lo and resumes the input at hi: the caller
 // writes the value that replaces w.data[lo:hi].
-func (w *walker) splice(lo, hi int) {
+func (w *textWalk) splice(lo, hi int) {
 	if w.out == nil {
 		w.out = make([]byte, 0, len(w.data)+len(w.data)/4+16)
 	}
@@ -215,7 +234,7 @@ func (w *walker) splice(lo, hi int) {
 // the one type t: it writes what converts (splice) and returns where the
 // value ends. A union, whose members are evaluated together, takes rawOne
 // and writes its edit.
-func (w *walker) rawInto(i int, t *Type, depth int) (int, result) {
+func (w *textWalk) rawInto(i int, t *Type, depth int) (int, result) {
 	k := tokenKind(w.data[i])
 	switch {
 	case t.kind == typeUnion && k != kindObject && k != kindArray && w.limit == nil:
@@ -238,7 +257,7 @@ func (w *walker) rawInto(i int, t *Type, depth int) (int, result) {
 // the members convert it as they would the value (single, scalarUnion).
 //
 //go:noinline
-func (w *walker) rawScalarOfUnion(i int, k kind, t *Type, depth int) (int, result) {
+func (w *textWalk) rawScalarOfUnion(i int, k kind, t *Type, depth int) (int, result) {
 	data := w.data
 	end, _ := jsonwire.Skip(data, i, 0, 1)
 	for _, m := range t.members {
@@ -253,14 +272,14 @@ func (w *walker) rawScalarOfUnion(i int, k kind, t *Type, depth int) (int, resul
 // together, and writes its edit.
 //
 //go:noinline
-func (w *walker) rawOneInto(i int, t *Type, depth int) (int, result) {
+func (w *textWalk) rawOneInto(i int, t *Type, depth int) (int, result) {
 	data := w.data
 	end, r := w.rawOne(data, i, t, depth)
 	if r.state == converted {
 		e := r.out.(*rawEdit)
 		w.splice(e.lo, e.hi)
 		var err error
-		if w.out, err = e.write(w.out, data, w); err != nil {
+		if w.out, err = e.write(w.out, data, &w.walker); err != nil {
 			return end, w.failWith(json.RawMessage(data[i:end]), t, err)
 		}
 	}
@@ -271,7 +290,7 @@ func (w *walker) rawOneInto(i int, t *Type, depth int) (int, result) {
 // that is not a union.
 //
 //go:noinline
-func (w *walker) rawScalarInto(i int, k kind, t *Type, depth int) (int, result) {
+func (w *textWalk) rawScalarInto(i int, k kind, t *Type, depth int) (int, result) {
 	data := w.data
 	end, _ := jsonwire.Skip(data, i, 0, 1)
 	if t.isAny() || fitRawScalar(data[i:end], k, t) {
@@ -309,7 +328,7 @@ func (w *walker) rawScalarInto(i int, k kind, t *Type, depth int) (int, result) 
 // is text, converted to scalar type t by rule r where it is written from
 // the bytes: the change the walker reports for it, made only when someone
 // listens.
-func (w *walker) scalarChange(text []byte, t *Type, r Rule) result {
+func (w *textWalk) scalarChange(text []byte, t *Type, r Rule) result {
 	if w.o.OnChange == nil {
 		return result{state: converted}
 	}
@@ -318,7 +337,7 @@ func (w *walker) scalarChange(text []byte, t *Type, r Rule) result {
 
 // rawScalar converts the scalar JSON value w.data[i:end], which does not
 // fit t as it is, and writes what it becomes.
-func (w *walker) rawScalar(i, end int, t *Type, depth int) result {
+func (w *textWalk) rawScalar(i, end int, t *Type, depth int) result {
 	if w.data[i] == '"' && t.takesText() {
 		if r, ok := w.rawText(i, end, t, depth); ok {
 			return r
@@ -358,7 +377,7 @@ func (w *walker) rawScalar(i, end int, t *Type, depth int) result {
 // numbers as written), so CoerceJSON(b) still decodes to Coerce(decode(b)).
 // Its report is the walker's: the rule that unwrapped the text and each
 // near-JSON fix (textChanges).
-func (w *walker) rawText(i, end int, t *Type, depth int) (result, bool) {
+func (w *textWalk) rawText(i, end int, t *Type, depth int) (result, bool) {
 	content := w.data[i+1 : end-1]
 	if len(content) < 2 || w.o.MaxSize > 0 && len(content) > w.o.MaxSize {
 		return result{}, false
@@ -446,7 +465,7 @@ func textMember(t *Type, sh shape) *Type {
 }
 
 // rawContainerInto is rawInto for an object or array.
-func (w *walker) rawContainerInto(i int, k kind, t *Type, depth int) (int, result) {
+func (w *textWalk) rawContainerInto(i int, k kind, t *Type, depth int) (int, result) {
 	data := w.data
 	tk := typeArray
 	if k == kindObject {
@@ -517,7 +536,7 @@ func (w *walker) rawContainerInto(i int, k kind, t *Type, depth int) (int, resul
 // type t, as JSON text in a string (out of line, as rawInto's cases are).
 //
 //go:noinline
-func (w *walker) rawToText(i int, tk typeKind, t *Type, depth int) (int, result) {
+func (w *textWalk) rawToText(i int, tk typeKind, t *Type, depth int) (int, result) {
 	data := w.data
 	end, _ := jsonwire.Skip(data, i, 0, 1<<30)
 	if w.o.MaxSize <= 0 || end-i <= w.o.MaxSize {
@@ -550,7 +569,7 @@ func (w *walker) rawToText(i int, tk typeKind, t *Type, depth int) (int, result)
 // (out of line, as rawInto's cases are).
 //
 //go:noinline
-func (w *walker) rawWrongKind(i int, t *Type) (int, result) {
+func (w *textWalk) rawWrongKind(i int, t *Type) (int, result) {
 	end, _ := jsonwire.Skip(w.data, i, 0, 1<<30)
 	return end, w.fail(json.RawMessage(w.data[i:end]), t, ErrKind, "")
 }
@@ -559,7 +578,7 @@ func (w *walker) rawWrongKind(i int, t *Type) (int, result) {
 // from data[start], that occur again later in the same object: nil when
 // no key does, the usual case. It reads each byte once, strings eight at a
 // time.
-func (w *walker) supersededKeys(data []byte, start int) map[int]bool {
+func (w *textWalk) supersededKeys(data []byte, start int) map[int]bool {
 	var out map[int]bool
 	w.ensure()
 	stack, keys := w.frames[:0], w.spans[:0]

@@ -46,7 +46,7 @@ func (e *rawEdit) write(dst, data []byte, w *walker) ([]byte, error) {
 
 // rawOne evaluates the valid JSON value at data[i] against t, and returns
 // where it ends.
-func (w *walker) rawOne(data []byte, i int, t *Type, depth int) (int, result) {
+func (w *textWalk) rawOne(data []byte, i int, t *Type, depth int) (int, result) {
 	w.ensure()
 	tb := len(w.types)
 	w.pushType(t)
@@ -59,7 +59,7 @@ func (w *walker) rawOne(data []byte, i int, t *Type, depth int) (int, result) {
 // rawEval is eval on the valid JSON value at data[i]: it returns where the
 // value ends, and the index of its results, whose converted values hold a
 // *rawEdit.
-func (w *walker) rawEval(data []byte, i int, ts []*Type, depth int) (int, int) {
+func (w *textWalk) rawEval(data []byte, i int, ts []*Type, depth int) (int, int) {
 	w.ensure()
 	base := w.push(len(ts))
 	if len(ts) == 1 && ts[0].kind != typeUnion {
@@ -76,7 +76,7 @@ func (w *walker) rawEval(data []byte, i int, ts []*Type, depth int) (int, int) {
 // against es, and returns where it ends. Objects and arrays are walked
 // here, keeping the bytes of what fits; scalars are decoded and converted
 // as values.
-func (w *walker) rawKinds(data []byte, i int, es []*Type, rb, depth int) int {
+func (w *textWalk) rawKinds(data []byte, i int, es []*Type, rb, depth int) int {
 	k := tokenKind(data[i])
 	if k == kindObject || k == kindArray {
 		return w.rawContainer(data, i, k, es, rb, depth)
@@ -120,7 +120,7 @@ func (w *walker) rawKinds(data []byte, i int, es []*Type, rb, depth int) int {
 
 // rawContainer walks the object or array at data[i] against es and
 // returns where it ends.
-func (w *walker) rawContainer(data []byte, i int, k kind, es []*Type, rb, depth int) int {
+func (w *textWalk) rawContainer(data []byte, i int, k kind, es []*Type, rb, depth int) int {
 	lo := i
 	tk := typeArray
 	if k == kindObject {
@@ -193,7 +193,7 @@ func (w *walker) rawContainer(data []byte, i int, k kind, es []*Type, rb, depth 
 // containerRest gives the results of the object or array data[lo:hi]
 // against the types of es of other kinds: JSON text for a string (written
 // only if the result is used), a failure for the rest.
-func (w *walker) containerRest(data []byte, lo, hi int, tk typeKind, es []*Type, rb, depth int) {
+func (w *textWalk) containerRest(data []byte, lo, hi int, tk typeKind, es []*Type, rb, depth int) {
 	for j, t := range es {
 		switch {
 		case t.isAny() || t.kind == tk:
@@ -210,7 +210,7 @@ func (w *walker) containerRest(data []byte, lo, hi int, tk typeKind, es []*Type,
 // rawMember evaluates the member at data[i] of a container in JSON text
 // against the types the cands from cb on give it, and returns where it
 // ends.
-func (w *walker) rawMember(data []byte, i int, at rawChild, cb, depth int) int {
+func (w *textWalk) rawMember(data []byte, i int, at rawChild, cb, depth int) int {
 	tb := len(w.types)
 	for ci := cb; ci < len(w.cands); ci++ {
 		c := &w.cands[ci]
@@ -248,7 +248,7 @@ func (w *walker) rawMember(data []byte, i int, at rawChild, cb, depth int) int {
 				case !holdsContainer(pt.enum):
 					has = false // no object or array is one of its values
 				default: // an object or array, converted inside
-					text, err := e.write(nil, data, w)
+					text, err := e.write(nil, data, &w.walker)
 					has = err == nil && w.rawEnumHas(pt.enum, text, depth)
 				}
 				c.enumLost = c.enumLost || r.state == failed || !has
@@ -272,7 +272,7 @@ func (w *walker) rawMember(data []byte, i int, at rawChild, cb, depth int) int {
 // rawEnumHas reports whether the JSON value tok is one of the values of
 // enum, as enumHas does for the value decoded. An object or array is
 // decoded only for an enum that holds one, since no other can equal it.
-func (w *walker) rawEnumHas(enum []any, tok []byte, depth int) bool {
+func (w *textWalk) rawEnumHas(enum []any, tok []byte, depth int) bool {
 	v, ok := rawScalar(tok)
 	if !ok {
 		if !holdsContainer(enum) {

@@ -29,18 +29,6 @@ type walker struct {
 	scanned  int    // bytes of JSON text parsed
 	budget   int    // work allowed before the call fails with ErrLimit
 	limit    *Error // set when the call must stop: too deep, or too much work
-	// superseded holds the offsets of keys in CoerceJSON's arguments that
-	// occur again later in their object (see supersededKeys), once
-	// superKnown; restart asks rawArgs to walk again (see knowSuperseded).
-	superseded          map[int]bool
-	superKnown, restart bool
-	dataStart, dataEnd  int // the arguments' object in data, for the pre-pass
-
-	// The raw walk's output (see rawArgs and splice).
-	data []byte
-	out  []byte
-	pos  int
-
 	stopAll bool // the limit is the work budget: every parameter stops
 
 	// The scratch stacks of the evaluations in progress, taken from a pool
