@@ -29,7 +29,7 @@ type walker struct {
 	scanned  int    // bytes of JSON text parsed
 	budget   int    // work allowed before the call fails with ErrLimit
 	limit    *Error // set when the call must stop: too deep, or too much work
-	stopAll bool // the limit is the work budget: every parameter stops
+	stopAll  bool   // the limit is the work budget: every parameter stops
 
 	// The scratch stacks of the evaluations in progress, taken from a pool
 	// when the call first needs them (see ensure): converting one scalar
