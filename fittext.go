@@ -110,48 +110,6 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 	return i, fits && (!checksKeys || kc.ok(params)), nil
 }
 
-// A keyCheck tracks what Check asks of an object's keys while the fitter
-// reads them in check mode: every required name given (the first 64), and
-// none that a closed object does not declare.
-type keyCheck struct {
-	seen    uint64 // the required names met, by their index in t.required
-	unknown bool   // a name a closed object does not declare
-}
-
-func (kc *keyCheck) key(t *Type, key []byte, escaped bool) {
-	k := rawChild{key: key, escaped: escaped, index: -1}
-	if t.closed && !k.known(t) {
-		kc.unknown = true
-	}
-	for r, name := range t.required[:min(len(t.required), 64)] {
-		if k.is(name) {
-			kc.seen |= 1 << r
-		}
-	}
-}
-
-// judgesKeys reports whether Check judges the keys of an object of type t.
-func (t *Type) judgesKeys() bool { return t.closed || len(t.required) > 0 }
-
-func (kc *keyCheck) ok(t *Type) bool {
-	return !kc.unknown && len(t.required) <= 64 && kc.seen == 1<<len(t.required)-1
-}
-
-// mayBeEmpty reports, from two bytes, whether the value at data[j] may be
-// a placeholder: "", or an object or array that may be empty.
-func mayBeEmpty(data []byte, j int) bool {
-	if j+1 >= len(data) {
-		return false
-	}
-	switch c, d := data[j], data[j+1]; c {
-	case '"':
-		return d == '"'
-	case '{', '[':
-		return d == c+2 || d == ' ' || d == '\n' || d == '\t' || d == '\r'
-	}
-	return false
-}
-
 // Where fitShort stopped.
 type shortStop uint8
 
@@ -585,24 +543,6 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 		}
 	}
 	return i, fits && (!checksKeys || kc.ok(t)), nil
-}
-
-// opaque reports whether a container of type t fits whatever it holds, so
-// that the fitter need not read inside: t constrains nothing below it, and
-// in check mode has no required or closed keys (keyed) and no enum on
-// what it holds.
-func (f *fitter) opaque(t *Type) bool {
-	switch {
-	case t.constrains():
-		return false
-	case !f.check:
-		return true
-	case t.kind == typeObject:
-		return !t.judgesKeys() && (t.rest == nil || t.rest.enum == nil)
-	case t.kind == typeArray:
-		return t.elem == nil || t.elem.enum == nil
-	}
-	return true
 }
 
 // fitRawUnion is fitUnion on JSON text.

@@ -143,3 +143,18 @@ func (o *Options) takesPlaceholder(pt *Type, a absence) bool {
 	v, err := p.ToType(a.placeholder(), pt)
 	return err == nil && newChecker(&p, 0).ok(pt, v, 1)
 }
+
+// mayBeEmpty reports, from two bytes, whether the value at data[j] may be
+// a placeholder: "", or an object or array that may be empty.
+func mayBeEmpty(data []byte, j int) bool {
+	if j+1 >= len(data) {
+		return false
+	}
+	switch c, d := data[j], data[j+1]; c {
+	case '"':
+		return d == '"'
+	case '{', '[':
+		return d == c+2 || d == ' ' || d == '\n' || d == '\t' || d == '\r'
+	}
+	return false
+}

@@ -1,0 +1,49 @@
+package coerce
+
+// The fitter's check mode (fitter.check, Options.Check): what Check asks
+// of a call besides its types, judged in the fit pass, conservatively.
+
+// A keyCheck tracks what Check asks of an object's keys while the fitter
+// reads them in check mode: every required name given (the first 64), and
+// none that a closed object does not declare.
+type keyCheck struct {
+	seen    uint64 // the required names met, by their index in t.required
+	unknown bool   // a name a closed object does not declare
+}
+
+func (kc *keyCheck) key(t *Type, key []byte, escaped bool) {
+	k := rawChild{key: key, escaped: escaped, index: -1}
+	if t.closed && !k.known(t) {
+		kc.unknown = true
+	}
+	for r, name := range t.required[:min(len(t.required), 64)] {
+		if k.is(name) {
+			kc.seen |= 1 << r
+		}
+	}
+}
+
+// judgesKeys reports whether Check judges the keys of an object of type t.
+func (t *Type) judgesKeys() bool { return t.closed || len(t.required) > 0 }
+
+func (kc *keyCheck) ok(t *Type) bool {
+	return !kc.unknown && len(t.required) <= 64 && kc.seen == 1<<len(t.required)-1
+}
+
+// opaque reports whether a container of type t fits whatever it holds, so
+// that the fitter need not read inside: t constrains nothing below it, and
+// in check mode has no required or closed keys (keyed) and no enum on
+// what it holds.
+func (f *fitter) opaque(t *Type) bool {
+	switch {
+	case t.constrains():
+		return false
+	case !f.check:
+		return true
+	case t.kind == typeObject:
+		return !t.judgesKeys() && (t.rest == nil || t.rest.enum == nil)
+	case t.kind == typeArray:
+		return t.elem == nil || t.elem.enum == nil
+	}
+	return true
+}
