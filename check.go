@@ -306,7 +306,7 @@ func (c *checker) find(t *Type, v any, depth int) {
 // string's enum is its string member's, however the schema wrote the
 // union. An integer member counts as a number's.
 func memberOfKind(t *Type, k kind) *Type {
-	if k == kindRaw || k > kindArray {
+	if k == kindRaw || k == kindInvalid {
 		return nil
 	}
 	var pick *Type

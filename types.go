@@ -500,14 +500,6 @@ func (t *Type) known(key string) bool {
 	return t.patterns != nil && t.patterns.matchString(key) != 0
 }
 
-// knownBytes is known for a key as it stands in JSON text, unescaped.
-func (t *Type) knownBytes(key []byte) bool {
-	if _, ok := t.propBytes(key); ok {
-		return true
-	}
-	return t.patterns != nil && t.patterns.match(key) != 0
-}
-
 // constrains reports whether an object or array type says anything about
 // its members; one that does not is fitted by kind alone.
 func (t *Type) constrains() bool {
