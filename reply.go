@@ -22,9 +22,9 @@ const maxReplyValues = 100
 
 // FromReply returns the one JSON value in a model's whole reply that conforms
 // to the schema, repaired and coerced as CoerceJSON does with Options.Check
-// set, so that it reads at the call site as what it does:
+// set:
 //
-//	order, err := orderSchema.FromReply(reply)
+//	order, err := orderSchema.FromReply(reply) // JSON text of the order
 //
 // The values of a reply are the JSON objects and arrays it holds (JSON or
 // near-JSON, which is repaired where it has one reading), in the prose or in
