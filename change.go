@@ -93,6 +93,10 @@ const (
 	// the object inside it, where that conforms and the envelope does not
 	// (Options.ExactNames).
 	Unwrapped
+	// FromReply: the one value a model's reply holds that conforms to the
+	// schema, taken from the prose, fences and other values around it
+	// (Schema.FromReply); Change.Offset says where it begins.
+	FromReply
 )
 
 // nearJSONRules are the rules of the near-JSON fixes, bit i of
@@ -116,6 +120,7 @@ var ruleNames = [...]string{
 	InvalidEscapes: "invalid-escape",
 	Renamed:        "renamed", NullRemoved: "null-removed", EnumCase: "enum-case", Resent: "resent",
 	PlaceholderRemoved: "placeholder-removed", Unwrapped: "unwrapped",
+	FromReply: "from-reply",
 }
 
 func (r Rule) String() string {
@@ -144,17 +149,24 @@ type Change struct {
 	Preview string
 	// Rule is the conversion applied.
 	Rule Rule
+	// Offset is, for FromReply, the byte offset in the reply where the
+	// value taken begins; zero for every other rule.
+	Offset int
 }
 
 // LogValue makes a Change print as a group of its fields with log/slog.
 func (c Change) LogValue() slog.Value {
-	return slog.GroupValue(
+	attrs := []slog.Attr{
 		slog.String("path", c.Path),
 		slog.String("declared", c.Declared),
 		slog.String("found", c.Found.String()),
 		slog.String("preview", c.Preview),
 		slog.String("rule", c.Rule.String()),
-	)
+	}
+	if c.Rule == FromReply {
+		attrs = append(attrs, slog.Int("offset", c.Offset))
+	}
+	return slog.GroupValue(attrs...)
 }
 
 // LogChanges returns a function for Options.OnChange that logs each change

@@ -104,14 +104,15 @@
 //
 // Every error is an [*Error], or several joined with [errors.Join] in the
 // order of their paths (the first 100), each with the JSON Pointer of the
-// failing value, the declared type, the value found, and one of nine
+// failing value, the declared type, the value found, and one of ten
 // sentinels for [errors.Is]: [ErrSyntax] (text that does not parse),
 // [ErrTruncated] (text cut off inside a value: by a model's output limit
 // or a broken stream; never repaired or closed, from every entry point),
 // [ErrKind] (a value of a kind that cannot become the type), [ErrPrecision]
 // (5.5 for an integer, 1e400 for a number), [ErrUnknownType] (a declaration
-// this package cannot read), [ErrLimit] (MaxDepth, MaxSize or MaxWork), and,
-// from [Schema.Check] only, [ErrUnknownName], [ErrMissing] and [ErrEnum].
+// this package cannot read), [ErrLimit] (MaxDepth, MaxSize or MaxWork),
+// from [Schema.Check] only, [ErrUnknownName], [ErrMissing] and [ErrEnum],
+// and from [Schema.FromReply] only, [ErrAmbiguous] (two values that conform).
 // [Options.OnChange] receives each conversion that made it into a result
 // ([Change]), in path order, for metrics and logs ([LogChanges]).
 //
@@ -140,6 +141,19 @@
 // the arguments so far, the JSON Pointers of the values still open, and
 // whether the text can still be JSON. Each byte is read once, each value
 // decoded once, so previews after every delta keep a stream linear.
+//
+// # Model replies
+//
+// [Schema.FromReply] reads a model's whole reply, asked for structured
+// output, for the one JSON value in it that conforms to the schema: between
+// prose, in a markdown fence with or without a language tag, beside an
+// example. Each object or array of a kind the schema takes is repaired and
+// coerced as CoerceJSON does with Check; the one that conforms is returned
+// and reported (rule FromReply, with its offset). Two different values that
+// conform are [ErrAmbiguous], naming both offsets; a reply cut off inside a
+// value is [ErrTruncated]; a value that cannot be read is [ErrSyntax], even
+// beside one that conforms. The reply is read in one pass, each byte a
+// bounded number of times.
 //
 // # Options
 //

@@ -44,6 +44,10 @@ var (
 	// stream. It is never repaired or closed, whatever it would parse to,
 	// and every entry point says it alike, never ErrSyntax.
 	ErrTruncated = errors.New("cut off")
+	// ErrAmbiguous: text that holds two different values either of which
+	// could be the one wanted, such as a model's reply holding two that
+	// conform to the schema (Schema.FromReply). Neither is taken.
+	ErrAmbiguous = errors.New("ambiguous")
 )
 
 // Error reports a value that could not be converted to its declared type.
@@ -59,8 +63,8 @@ type Error struct {
 	// Value is the value found there, as it was.
 	Value any
 	// Err is one of ErrSyntax, ErrKind, ErrPrecision, ErrUnknownType,
-	// ErrLimit, or, from Schema.Check, ErrUnknownName, ErrMissing or
-	// ErrEnum.
+	// ErrLimit, ErrTruncated, or, from Schema.Check, ErrUnknownName,
+	// ErrMissing or ErrEnum, or, from Schema.FromReply, ErrAmbiguous.
 	Err error
 	// Detail says more, e.g. how JSON text went wrong; it may be empty.
 	Detail string
@@ -69,7 +73,8 @@ type Error struct {
 	// that text where reading stopped, as in json.SyntaxError; zero
 	// otherwise. The text is the one read: the arguments of CoerceJSON or
 	// Unmarshal, or the JSON text a string holds, without the whitespace,
-	// fence or quotes around it.
+	// fence or quotes around it; for the errors of Schema.FromReply about
+	// the reply itself, the reply (see there).
 	Offset int
 }
 

@@ -164,6 +164,20 @@ func (s *Schema) describe(b *strings.Builder, e *Error) {
 		b.WriteString(", JSON text cut off before its end, so the tool did not run. Send it complete. Example: ")
 		b.WriteString(exampleText(t, e.Value))
 		return
+	case errors.Is(e.Err, ErrAmbiguous):
+		// Two values that conform (Schema.FromReply): either may be meant.
+		b.WriteString("holds more than one value that fits")
+		if e.Detail != "" {
+			b.WriteString(" (" + oneLine(cutMarked(e.Detail, 2*PreviewLen)))
+			if e.Offset > 0 {
+				b.WriteString(" at offset " + strconv.Itoa(e.Offset))
+			}
+			b.WriteString(")")
+		}
+		b.WriteString(", so none was taken. Send exactly one: ")
+		b.WriteString(typeWords(t))
+		b.WriteString(".")
+		return
 	case errors.Is(e.Err, ErrLimit):
 		b.WriteString("too large or too deeply nested")
 		if e.Detail != "" {
@@ -755,6 +769,8 @@ func (c Change) notice() string {
 		return "arrived in another case than the value allowed; send the value exactly as declared."
 	case Resent:
 		return "arrived as one object sent twice in a row; send it once."
+	case FromReply:
+		return "arrived among other text (prose, a fence, other values); send " + declared + " alone."
 	case InvalidEscapes:
 		return "arrived with invalid escapes in its strings; escape a backslash as \\\\."
 	}

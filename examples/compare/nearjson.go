@@ -101,7 +101,11 @@ func (o Outcome) String() string { return outcomeNames[o] }
 // Judge runs r on c and says what came of it, and whether a value that
 // came out conforms to the schema (so would pass validation and run).
 func Judge(r Repairer, c *Case) (o Outcome, conforms bool, out string) {
-	out, err := safeRepair(r, c.Text)
+	return c.judge(safeRepair(r, c.Text))
+}
+
+// judge says what came of c when a reader returned out and err.
+func (c *Case) judge(out string, err error) (o Outcome, conforms bool, _ string) {
 	if err != nil || !json.Valid([]byte(out)) {
 		return Refused, false, out
 	}
@@ -123,12 +127,17 @@ func Judge(r Repairer, c *Case) (o Outcome, conforms bool, out string) {
 // safeRepair calls r, turning a panic into an error: a library that
 // panics on a case has not repaired it.
 func safeRepair(r Repairer, text string) (out string, err error) {
+	return safeCall(func() (string, error) { return r.Repair(text) })
+}
+
+// safeCall calls f, turning a panic into an error.
+func safeCall(f func() (string, error)) (out string, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panic: %v", p)
 		}
 	}()
-	return r.Repair(text)
+	return f()
 }
 
 // exact decodes JSON text with numbers as json.Number, so that no digit
@@ -195,9 +204,14 @@ type Tally struct {
 
 // TallyAll judges every case with r.
 func TallyAll(r Repairer, cases []Case) Tally {
+	return tally(cases, func(i int) (Outcome, bool, string) { return Judge(r, &cases[i]) })
+}
+
+// tally counts the outcomes of judge, which judges case i.
+func tally(cases []Case, judge func(i int) (Outcome, bool, string)) Tally {
 	t := Tally{ByKind: map[string]int{}}
 	for i := range cases {
-		o, conforms, _ := Judge(r, &cases[i])
+		o, conforms, _ := judge(i)
 		t.Count[o]++
 		if (o == Wrong || o == Guessed) && conforms {
 			t.WrongConforming++
@@ -213,6 +227,15 @@ func TallyAll(r Repairer, cases []Case) Tally {
 // the time per call when ns is not nil; then the expected outcomes per
 // kind of case.
 func WriteTable(w *bytes.Buffer, cases []Case, tallies []Tally, ns []float64) {
+	names := make([][2]string, len(Repairers))
+	for i, r := range Repairers {
+		names[i] = [2]string{r.Name, r.Version}
+	}
+	writeTable(w, cases, names, tallies, ns)
+}
+
+// writeTable is WriteTable for the readers named (name, version).
+func writeTable(w *bytes.Buffer, cases []Case, names [][2]string, tallies []Tally, ns []float64) {
 	meant := 0
 	kinds := map[string]int{}
 	for _, c := range cases {
@@ -224,30 +247,30 @@ func WriteTable(w *bytes.Buffer, cases []Case, tallies []Tally, ns []float64) {
 	fmt.Fprintf(w, "%d cases: %d with one reading (a value is meant), %d without (a value is a guess)\n\n", len(cases), meant, len(cases)-meant)
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', tabwriter.AlignRight|tabwriter.Debug)
 	fmt.Fprintln(tw, "library\tversion\tright\twrong\tguessed\trefused\twrong+guessed that conform\tns/call\t")
-	for i, r := range Repairers {
+	for i, r := range names {
 		t := tallies[i]
 		per := "-"
 		if ns != nil {
 			per = fmt.Sprintf("%.0f", ns[i])
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t\n", r.Name, r.Version, t.Count[Right], t.Count[Wrong], t.Count[Guessed], t.Count[Refused], t.WrongConforming, per)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t\n", r[0], r[1], t.Count[Right], t.Count[Wrong], t.Count[Guessed], t.Count[Refused], t.WrongConforming, per)
 	}
 	tw.Flush()
-	names := make([]string, 0, len(kinds))
+	kindNames := make([]string, 0, len(kinds))
 	for k := range kinds {
-		names = append(names, k)
+		kindNames = append(kindNames, k)
 	}
-	sort.Strings(names)
+	sort.Strings(kindNames)
 	fmt.Fprintln(w, "\nexpected outcome per kind (right where a value is meant, refused where none is):")
 	tw = tabwriter.NewWriter(w, 0, 0, 1, ' ', tabwriter.AlignRight|tabwriter.Debug)
 	fmt.Fprint(tw, "kind\tcases\t")
-	for _, r := range Repairers {
-		fmt.Fprintf(tw, "%s\t", strings.SplitN(r.Name, "/", 2)[0])
+	for _, r := range names {
+		fmt.Fprintf(tw, "%s\t", strings.SplitN(r[0], "/", 2)[0])
 	}
 	fmt.Fprintln(tw)
-	for _, k := range names {
+	for _, k := range kindNames {
 		fmt.Fprintf(tw, "%s\t%d\t", k, kinds[k])
-		for i := range Repairers {
+		for i := range names {
 			fmt.Fprintf(tw, "%d\t", tallies[i].ByKind[k])
 		}
 		fmt.Fprintln(tw)

@@ -147,6 +147,9 @@ type parser struct {
 	// a # comment was read, a sign of Python as True or 'quotes' are.
 	divAt int
 	hash  bool
+	// prefix: the text is read only as far as its first value, whose
+	// closing bracket ends it (RepairPrefix).
+	prefix bool
 }
 
 func (p *parser) fail(at int, reason string) error {
@@ -341,7 +344,7 @@ func (p *parser) parse() error {
 			switch {
 			case c == '{' || c == '[':
 				if len(p.stack) >= p.maxDepth {
-					return p.fail(p.pos, "nesting deeper than "+strconv.Itoa(p.maxDepth))
+					return p.fail(p.pos, deepReason+strconv.Itoa(p.maxDepth))
 				}
 				p.stack = append(p.stack, c)
 				p.out = append(p.out, c)
@@ -431,6 +434,9 @@ func (p *parser) closeBracket(c byte) {
 	p.out = append(p.out, c)
 	p.pos++
 	p.work++
+	if p.prefix && len(p.stack) == 0 {
+		p.in = p.in[:p.pos] // the value ends here: nothing after it is read
+	}
 }
 
 func quoteChar(b []byte) string {

@@ -11,14 +11,28 @@ import (
 	"log"
 	"strings"
 
+	"github.com/coerce-go/coerce"
 	"github.com/coerce-go/coerce/examples/agentoutput/internal/agentoutput"
 )
+
+// selection is what the architect is asked for: its reply is read for the
+// one value that conforms, wherever it stands.
+var selection = func() *coerce.Schema {
+	s, err := coerce.ParseSchema([]byte(`{"type": "object",
+		"properties": {"selected_files": {"type": "array", "items": {"type": "string"}}, "rationale": {"type": "string"}},
+		"required": ["selected_files"]}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	return s
+}()
 
 var recipe = []agentoutput.Step{{
 	ID:     "select-files",
 	Agent:  "architect",
 	Prompt: "Select files to analyze under {{root}}. Reply in JSON.",
 	Output: "selection",
+	Schema: selection,
 }, {
 	ID:      "analyze-files",
 	Agent:   "analyzer",
@@ -34,14 +48,14 @@ var recipe = []agentoutput.Step{{
 
 var issues = map[string]int{"/src/auth/session.py": 2, "/src/auth/tokens.py": 1}
 
-// agents reply as models do: a fenced JSON block, bare JSON, and prose
-// around a fence.
+// agents reply as models do: prose around a fenced JSON block, bare JSON,
+// and prose around a fence again.
 func spawn(_ context.Context, agent, instruction string) (agentoutput.Reply, error) {
 	fmt.Printf("%-10s <- %s\n", agent, clip(instruction))
 	var out string
 	switch agent {
 	case "architect":
-		out = "```json\n{\n  \"selected_files\": [\"/src/auth/session.py\", \"/src/auth/tokens.py\"],\n  \"rationale\": \"These are the core files\"\n}\n```"
+		out = "I picked the two files that hold the session logic:\n```json\n{\n  \"selected_files\": [\"/src/auth/session.py\", \"/src/auth/tokens.py\"],\n  \"rationale\": \"These are the core files\"\n}\n```\nThe tests are left out."
 	case "analyzer":
 		file := strings.TrimPrefix(instruction, "Analyze ")
 		out = fmt.Sprintf(`{"file": %q, "issues": %d}`, file, issues[file])

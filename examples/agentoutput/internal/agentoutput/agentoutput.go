@@ -9,6 +9,10 @@
 // string. Everything else stays the string it was: prose around a fence,
 // and JSON scalars such as "123", "true", "null" or "\"hello\"", which an
 // agent means as text at least as often as not.
+//
+// A step that declares the shape of its reply (a schema) asks more: the one
+// value in the reply that conforms to it, wherever it stands, between prose,
+// in a fence, beside an example (ParseWith, with the core's Schema.FromReply).
 package agentoutput
 
 import (
@@ -25,6 +29,22 @@ func Parse(reply string) any {
 		return v
 	}
 	return reply
+}
+
+// ParseWith returns the value that reply holds for schema: the one JSON object
+// or array in it that conforms, wherever it stands (prose before and after,
+// a fence with or without a language tag, an example beside it), repaired
+// and coerced by the schema's rules, decoded as Parse decodes. A reply that
+// holds no value that conforms, two different ones, or is cut off inside
+// one, is an error (coerce.Schema.FromReply), which schema.Feedback turns
+// into words for the agent.
+func ParseWith(schema *coerce.Schema, reply string) (any, error) {
+	out, err := schema.FromReply(reply)
+	if err != nil {
+		return nil, err
+	}
+	v, _ := coerce.Structured(string(out))
+	return v, nil
 }
 
 // ParseArgs returns args with every string that is JSON object or array

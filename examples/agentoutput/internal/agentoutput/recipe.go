@@ -24,6 +24,12 @@ type Step struct {
 
 	// Output names the variable that keeps the reply, parsed (see Parse).
 	Output string
+
+	// Schema, if set, declares what the reply holds: the one JSON value in
+	// it that conforms is stored, repaired and coerced, wherever it stands
+	// in the reply (see ParseWith); a reply that holds none, or two, fails the
+	// step.
+	Schema *coerce.Schema
 }
 
 // A Reply is what spawning an agent returns.
@@ -43,7 +49,8 @@ type Executor struct {
 // An agent's reply is stored parsed: a reply that is JSON object or array
 // text becomes that object or array, so that later steps reach into it with
 // dot paths ({{selection.selected_files}}) and iterate over it (foreach);
-// any other reply is stored as its text.
+// any other reply is stored as its text. A step that declares a Schema
+// stores the value its reply holds for it, or fails (see ParseWith).
 func (e *Executor) Run(ctx context.Context, steps []Step, vars map[string]any) (map[string]any, error) {
 	scope := make(map[string]any, len(vars)+len(steps))
 	for k, v := range vars {
@@ -92,6 +99,9 @@ func (e *Executor) spawn(ctx context.Context, st Step, scope map[string]any) (an
 	r, err := e.Spawn(ctx, st.Agent, instruction)
 	if err != nil {
 		return nil, err
+	}
+	if st.Schema != nil {
+		return ParseWith(st.Schema, r.Output)
 	}
 	return Parse(r.Output), nil
 }
