@@ -1,5 +1,7 @@
 package coerce
 
+import "github.com/coerce-go/coerce/internal/jsonwire"
+
 // The fitter's check mode (fitter.check, Options.Check): what Check asks
 // of a call besides its types, judged in the fit pass, conservatively.
 
@@ -46,4 +48,13 @@ func (f *fitter) opaque(t *Type) bool {
 		return t.elem == nil || t.elem.enum == nil
 	}
 	return true
+}
+
+// inEnum reports whether the JSON value at data[i] (after space) is one of
+// the values of t's enum. Text that is not a value is left to the caller,
+// which reports it.
+func (f *fitter) inEnum(data []byte, i int, t *Type, depth int) bool {
+	i = jsonwire.Space(data, i)
+	end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
+	return err != nil || tokenInEnum(t.enum, data[i:end], f.maxDepth)
 }

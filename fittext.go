@@ -391,20 +391,13 @@ func (f *fitter) fitLeaf(data []byte, i int, t *Type) (end int, ok bool) {
 // whitespace), nested in depth containers, and reports where it ends and
 // whether it fits t as it is. It allocates nothing (keys with escapes
 // aside), and reads each byte once. In check mode a value fits only if
-// t's enum or const allows it too.
+// t's enum or const allows it too (its text then read twice: an enum's
+// values are short).
 func (f *fitter) fitRaw(data []byte, i int, t *Type, depth int) (end int, ok bool, err *jsonwire.Error) {
-	if !f.check || t == nil || t.enum == nil {
-		return f.fitRawAs(data, i, t, depth)
+	if f.check && t != nil && t.enum != nil && !f.inEnum(data, i, t, depth) {
+		end, err = jsonwire.Skip(data, jsonwire.Space(data, i), depth, f.maxDepth)
+		return end, false, err
 	}
-	i = jsonwire.Space(data, i)
-	if end, ok, err = f.fitRawAs(data, i, t, depth); ok && err == nil {
-		ok = tokenInEnum(t.enum, data[i:end], f.maxDepth)
-	}
-	return end, ok, err
-}
-
-// fitRawAs is fitRaw but for the enum of check mode.
-func (f *fitter) fitRawAs(data []byte, i int, t *Type, depth int) (end int, ok bool, err *jsonwire.Error) {
 	i = jsonwire.Space(data, i)
 	if i >= len(data) || t.isAny() {
 		end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
