@@ -189,7 +189,7 @@ members:
 		}
 		// The value: fitLeaf's rules.
 		end := 0
-		if mt.enum != nil && f.check {
+		if f.check && mt.enum != nil {
 			break members // fitRaw compares it with the enum
 		}
 		switch c := data[v]; mt.kind {
@@ -355,7 +355,7 @@ func (c rawChild) is(k string) bool {
 // valid, and that it fits; otherwise fitRaw reads the member again, and
 // reports its error if it has one.
 func (f *fitter) fitLeaf(data []byte, i int, t *Type) (end int, ok bool) {
-	if t == nil || f.work >= f.budget || i >= len(data) || t.enum != nil && f.check {
+	if t == nil || f.work >= f.budget || i >= len(data) || f.check && t.enum != nil {
 		return 0, false
 	}
 	switch c := data[i]; t.kind {
