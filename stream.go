@@ -17,12 +17,11 @@ import (
 // is one call. A Preview is never a call: it is a value to show (Partial),
 // not text to run or to Unmarshal.
 //
-// Write reads each byte once, as it comes, whatever the chunking: a
-// stream of n bytes costs O(n) in all. A Preview costs the value still
-// open at the top level (the members already complete are decoded once,
-// when they end, and an open string's text is decoded as it grows), so
-// that a preview after every delta keeps a stream of many members linear;
-// a single open container is decoded again at each preview.
+// Write reads each byte once, as it comes, whatever the chunking, and
+// decodes each value once, when it ends: a stream of n bytes costs O(n) in
+// all. A Preview costs the depth of the value still open, and the part of
+// an open string written since the last preview, so that a preview after
+// every delta keeps the stream linear.
 //
 // A Stream is for one goroutine.
 type Stream struct {
