@@ -8,8 +8,10 @@ GO              ?= go
 # its directory, so the release check reuses what vet and the tests
 # compiled, where without it a fresh machine compiled the standard library
 # and every dependency a third time. The settings of go env (GOFLAGS in
-# the go env file) are kept: the environment's GOFLAGS would replace them.
-export GOFLAGS  := $(strip $(shell $(GO) env GOFLAGS) -trimpath)
+# the go env file) are kept: the environment's GOFLAGS would replace them;
+# -trimpath once, though each step of make test, a make of its own, reads
+# it back from the environment.
+export GOFLAGS  := $(strip $(filter-out -trimpath,$(shell $(GO) env GOFLAGS)) -trimpath)
 STATICCHECK     := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BENCHSTAT       := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 BIN             := $(CURDIR)/bin
@@ -36,7 +38,30 @@ MODULES         := $(shell $(GO) work edit -json go.work | sed -n 's/.*"DiskPath
 
 .PHONY: test forget-own-versions node-check bench-proxy fmt vet lint race doccheck-genkit allocs fuzz-smoke suite shared-copies release-check release-serve no-trace fuzz bench bench-ajv bench-base tools clean
 
-test: forget-own-versions node-check fmt vet lint race doccheck-genkit allocs fuzz-smoke suite shared-copies release-check no-trace
+TEST_STEPS := forget-own-versions node-check fmt vet lint race doccheck-genkit allocs fuzz-smoke suite shared-copies release-check no-trace
+
+# The steps run one after another, each in a make of its own, timed: after
+# each, a line gives its wall time and the CPU time (user+sys) of every
+# process it ran, and the end a table of them all, so that a CI log shows
+# where the minutes went (on a fresh machine, mostly in compiling the
+# dependencies of every module). The first step to fail stops the run.
+test: SHELL := bash
+test:
+	@TIMEFORMAT='%R %U %S'; tf=$$(mktemp); trap 'rm -f "$$tf"' EXIT; exec 3>&2; \
+	rows=; tw=0; tc=0; rc=0; \
+	for s in $(TEST_STEPS); do \
+		{ time $(MAKE) --no-print-directory $$s 2>&3; } 2>"$$tf" || rc=$$?; \
+		read -r w u y < "$$tf"; \
+		c=$$(awk -v u="$$u" -v y="$$y" 'BEGIN {printf "%.1f", u + y}'); \
+		tw=$$(awk -v a="$$tw" -v b="$$w" 'BEGIN {printf "%.1f", a + b}'); \
+		tc=$$(awk -v a="$$tc" -v b="$$c" 'BEGIN {printf "%.1f", a + b}'); \
+		row=$$(printf '%-20s %7.1fs wall %7.1fs CPU' "$$s" "$$w" "$$c"); \
+		echo "== $$row"; rows="$$rows$$row"$$'\n'; \
+		if [ $$rc -ne 0 ]; then break; fi; \
+	done; \
+	printf '\nmake test, step by step (%s cores; load average %s):\n%s%-20s %7.1fs wall %7.1fs CPU\n' \
+		"$$(nproc 2>/dev/null || echo ?)" "$$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)" "$$rows" total "$$tw" "$$tc"; \
+	if [ $$rc -ne 0 ]; then echo "make test failed at $$s"; exit $$rc; fi
 
 # A fresh machine, for our own modules. The workspace must build without any
 # version of github.com/coerce-go/... in the module cache, since none is
