@@ -31,10 +31,15 @@ BENCHTIME       ?= 100ms
 # Every module go.work lists: the core, each integration and each example
 # (modules of their own, so that the core keeps no third-party dependency).
 # Read from go.work, so that a module is checked as soon as it is listed.
-MODULES         := $(shell $(GO) work edit -json go.work | sed -n 's/.*"DiskPath": "\(.*\)".*/\1/p') ./genkit
+# vet, lint and race take the packages of all of them in one command (a
+# workspace has one build list, so this builds what a command per module
+# would): the go command then schedules the whole build at once, and loads
+# the module graph once rather than once per module.
+WORK_MODULES    := $(shell $(GO) work edit -json go.work | sed -n 's/.*"DiskPath": "\(.*\)".*/\1/p')
+WORK_PACKAGES   := $(addsuffix /...,$(WORK_MODULES))
 # genkit is developed in a workspace of its own (genkit/go.work; the root
 # go.work says why): the go command finds it from inside genkit/, so the
-# steps below that cd into each module use it there.
+# steps below run a second command there.
 
 .PHONY: test forget-own-versions node-check bench-proxy fmt vet lint race doccheck-genkit allocs fuzz-smoke suite shared-copies release-check release-serve no-trace fuzz bench bench-ajv bench-base tools clean
 
@@ -103,7 +108,8 @@ fmt:
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 vet:
-	@set -e; for m in $(MODULES); do echo "go vet $$m"; (cd $$m && $(GO) vet ./...); done
+	@set -e; echo "go vet $(WORK_PACKAGES)"; $(GO) vet $(WORK_PACKAGES); \
+	echo "go vet ./... (in genkit)"; cd genkit && $(GO) vet ./...
 
 $(BIN)/staticcheck:
 	GOBIN=$(BIN) $(GO) install $(STATICCHECK)
@@ -114,10 +120,15 @@ $(BIN)/benchstat:
 tools: $(BIN)/staticcheck $(BIN)/benchstat
 
 lint: $(BIN)/staticcheck
-	@set -e; for m in $(MODULES); do echo "staticcheck $$m"; (cd $$m && $(BIN)/staticcheck ./...); done
+	@set -e; echo "staticcheck $(WORK_PACKAGES)"; $(BIN)/staticcheck $(WORK_PACKAGES); \
+	echo "staticcheck ./... (in genkit)"; cd genkit && $(BIN)/staticcheck ./...
 
+# -vet=off: the checks go test runs by default are a subset of go vet's, which
+# the vet step ran on the same packages and their tests; here they would
+# only be run again, over export data compiled with -race.
 race:
-	@set -e; for m in $(MODULES); do echo "go test -race $$m"; (cd $$m && $(GO) test -race -count=1 ./...); done
+	@set -e; echo "go test -race -vet=off $(WORK_PACKAGES)"; $(GO) test -race -vet=off -count=1 $(WORK_PACKAGES); \
+	echo "go test -race -vet=off ./... (in genkit)"; cd genkit && $(GO) test -race -vet=off -count=1 ./...
 
 # The tests that count allocations, again without the race detector, which
 # makes sync.Pool drop what is put back at random: under -race they skip.
