@@ -43,30 +43,24 @@ WORK_PACKAGES   := $(addsuffix /...,$(WORK_MODULES))
 
 .PHONY: test forget-own-versions node-check bench-proxy fmt vet lint race doccheck-genkit allocs fuzz-smoke suite shared-copies release-check release-serve no-trace fuzz bench bench-ajv bench-base tools clean
 
-TEST_STEPS := forget-own-versions node-check fmt vet lint race doccheck-genkit allocs fuzz-smoke suite shared-copies release-check no-trace
-
-# The steps run one after another, each in a make of its own, timed: after
-# each, a line gives its wall time and the CPU time (user+sys) of every
+# make test's steps, each a make of its own, timed by internal/maketest.bash:
+# after each, a line gives its wall time and the CPU time (user+sys) of every
 # process it ran, and the end a table of them all, so that a CI log shows
 # where the minutes went (on a fresh machine, mostly in compiling the
-# dependencies of every module). The first step to fail stops the run.
-test: SHELL := bash
+# dependencies of every module, once plain and once with -race). The steps
+# of TEST_FIRST run one after another, then those of TEST_MAIN likewise
+# while race runs beside them, then TEST_LAST. race shares no compiled
+# package with the steps beside it, and starts after vet, which compiles
+# (plain) the packages that race's doccheck and cmd/coerce tests build
+# (plain) too. The first step to fail stops both lanes; race's output is
+# printed once both are done.
+TEST_FIRST  := forget-own-versions node-check fmt vet
+TEST_MAIN   := lint doccheck-genkit allocs fuzz-smoke suite shared-copies release-check
+TEST_BESIDE := race
+TEST_LAST   := no-trace
+
 test:
-	@TIMEFORMAT='%R %U %S'; tf=$$(mktemp); trap 'rm -f "$$tf"' EXIT; exec 3>&2; \
-	rows=; tw=0; tc=0; rc=0; \
-	for s in $(TEST_STEPS); do \
-		{ time $(MAKE) --no-print-directory $$s 2>&3; } 2>"$$tf" || rc=$$?; \
-		read -r w u y < "$$tf"; \
-		c=$$(awk -v u="$$u" -v y="$$y" 'BEGIN {printf "%.1f", u + y}'); \
-		tw=$$(awk -v a="$$tw" -v b="$$w" 'BEGIN {printf "%.1f", a + b}'); \
-		tc=$$(awk -v a="$$tc" -v b="$$c" 'BEGIN {printf "%.1f", a + b}'); \
-		row=$$(printf '%-20s %7.1fs wall %7.1fs CPU' "$$s" "$$w" "$$c"); \
-		echo "== $$row"; rows="$$rows$$row"$$'\n'; \
-		if [ $$rc -ne 0 ]; then break; fi; \
-	done; \
-	printf '\nmake test, step by step (%s cores; load average %s):\n%s%-20s %7.1fs wall %7.1fs CPU\n' \
-		"$$(nproc 2>/dev/null || echo ?)" "$$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)" "$$rows" total "$$tw" "$$tc"; \
-	if [ $$rc -ne 0 ]; then echo "make test failed at $$s"; exit $$rc; fi
+	@bash internal/maketest.bash "$(MAKE)" "$(TEST_FIRST)" "$(TEST_MAIN)" "$(TEST_BESIDE)" "$(TEST_LAST)"
 
 # A fresh machine, for our own modules. The workspace must build without any
 # version of github.com/coerce-go/... in the module cache, since none is
@@ -151,7 +145,7 @@ fuzz-smoke:
 		$(GO) test -run='^$$' -fuzz="^$${t#*:}$$" -fuzztime=$(SMOKE_FUZZTIME) $${t%%:*} ; \
 	done
 
-# The JSON Schema Test Suite, run again (race ran it already) so that CI
+# The JSON Schema Test Suite, run again (race runs it too) so that CI
 # output shows the counts it logs per draft: the lines it logs itself, which
 # -v heads with "=== NAME  TestJSONSchemaSuite", not those of its subtests.
 # A failure is shown by a run without -v, which prints only what failed.
