@@ -8,8 +8,10 @@ GO              ?= go
 # its directory, so the release check reuses what vet and the tests
 # compiled, where without it a fresh machine compiled the standard library
 # and every dependency a third time. The settings of go env (GOFLAGS in
-# the go env file) are kept: the environment's GOFLAGS would replace them.
-export GOFLAGS  := $(strip $(shell $(GO) env GOFLAGS) -trimpath)
+# the go env file) are kept: the environment's GOFLAGS would replace them;
+# -trimpath once, though each step of make test, a make of its own, reads
+# it back from the environment.
+export GOFLAGS  := $(strip $(filter-out -trimpath,$(shell $(GO) env GOFLAGS)) -trimpath)
 STATICCHECK     := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BENCHSTAT       := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 BIN             := $(CURDIR)/bin
@@ -29,14 +31,36 @@ BENCHTIME       ?= 100ms
 # Every module go.work lists: the core, each integration and each example
 # (modules of their own, so that the core keeps no third-party dependency).
 # Read from go.work, so that a module is checked as soon as it is listed.
-MODULES         := $(shell $(GO) work edit -json go.work | sed -n 's/.*"DiskPath": "\(.*\)".*/\1/p') ./genkit
+# vet, lint and race take the packages of all of them in one command (a
+# workspace has one build list, so this builds what a command per module
+# would): the go command then schedules the whole build at once, and loads
+# the module graph once rather than once per module.
+WORK_MODULES    := $(shell $(GO) work edit -json go.work | sed -n 's/.*"DiskPath": "\(.*\)".*/\1/p')
+WORK_PACKAGES   := $(addsuffix /...,$(WORK_MODULES))
 # genkit is developed in a workspace of its own (genkit/go.work; the root
 # go.work says why): the go command finds it from inside genkit/, so the
-# steps below that cd into each module use it there.
+# steps below run a second command there.
 
 .PHONY: test forget-own-versions node-check bench-proxy fmt vet lint race doccheck-genkit allocs fuzz-smoke suite shared-copies release-check release-serve no-trace fuzz bench bench-ajv bench-base tools clean
 
-test: forget-own-versions node-check fmt vet lint race doccheck-genkit allocs fuzz-smoke suite shared-copies release-check no-trace
+# make test's steps, each a make of its own, timed by internal/maketest.bash:
+# after each, a line gives its wall time and the CPU time (user+sys) of every
+# process it ran, and the end a table of them all, so that a CI log shows
+# where the minutes went (on a fresh machine, mostly in compiling the
+# dependencies of every module, once plain and once with -race). The steps
+# of TEST_FIRST run one after another, then those of TEST_MAIN likewise
+# while race runs beside them, then TEST_LAST. race shares no compiled
+# package with the steps beside it, and starts after vet, which compiles
+# (plain) the packages that race's doccheck and cmd/coerce tests build
+# (plain) too. The first step to fail stops both lanes; race's output is
+# printed once both are done.
+TEST_FIRST  := forget-own-versions node-check fmt vet
+TEST_MAIN   := lint doccheck-genkit allocs fuzz-smoke suite shared-copies release-check
+TEST_BESIDE := race
+TEST_LAST   := no-trace
+
+test:
+	@bash internal/maketest.bash "$(MAKE)" "$(TEST_FIRST)" "$(TEST_MAIN)" "$(TEST_BESIDE)" "$(TEST_LAST)"
 
 # A fresh machine, for our own modules. The workspace must build without any
 # version of github.com/coerce-go/... in the module cache, since none is
@@ -78,7 +102,8 @@ fmt:
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 vet:
-	@set -e; for m in $(MODULES); do echo "go vet $$m"; (cd $$m && $(GO) vet ./...); done
+	@set -e; echo "go vet $(WORK_PACKAGES)"; $(GO) vet $(WORK_PACKAGES); \
+	echo "go vet ./... (in genkit)"; cd genkit && $(GO) vet ./...
 
 $(BIN)/staticcheck:
 	GOBIN=$(BIN) $(GO) install $(STATICCHECK)
@@ -89,10 +114,15 @@ $(BIN)/benchstat:
 tools: $(BIN)/staticcheck $(BIN)/benchstat
 
 lint: $(BIN)/staticcheck
-	@set -e; for m in $(MODULES); do echo "staticcheck $$m"; (cd $$m && $(BIN)/staticcheck ./...); done
+	@set -e; echo "staticcheck $(WORK_PACKAGES)"; $(BIN)/staticcheck $(WORK_PACKAGES); \
+	echo "staticcheck ./... (in genkit)"; cd genkit && $(BIN)/staticcheck ./...
 
+# -vet=off: the checks go test runs by default are a subset of go vet's, which
+# the vet step ran on the same packages and their tests; here they would
+# only be run again, over export data compiled with -race.
 race:
-	@set -e; for m in $(MODULES); do echo "go test -race $$m"; (cd $$m && $(GO) test -race -count=1 ./...); done
+	@set -e; echo "go test -race -vet=off $(WORK_PACKAGES)"; $(GO) test -race -vet=off -count=1 $(WORK_PACKAGES); \
+	echo "go test -race -vet=off ./... (in genkit)"; cd genkit && $(GO) test -race -vet=off -count=1 ./...
 
 # The tests that count allocations, again without the race detector, which
 # makes sync.Pool drop what is put back at random: under -race they skip.
@@ -115,7 +145,7 @@ fuzz-smoke:
 		$(GO) test -run='^$$' -fuzz="^$${t#*:}$$" -fuzztime=$(SMOKE_FUZZTIME) $${t%%:*} ; \
 	done
 
-# The JSON Schema Test Suite, run again (race ran it already) so that CI
+# The JSON Schema Test Suite, run again (race runs it too) so that CI
 # output shows the counts it logs per draft: the lines it logs itself, which
 # -v heads with "=== NAME  TestJSONSchemaSuite", not those of its subtests.
 # A failure is shown by a run without -v, which prints only what failed.
