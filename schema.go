@@ -340,8 +340,16 @@ func (s *Schema) fitParams(f *fitter, args map[string]any) bool {
 			continue
 		}
 		found++
-		if a := absenceOf(v); a != given && s.opts.dropsAbsent(t, p.name, p.t, a) || !f.fitQuick(v, p.t, 1) {
+		if v == nil && s.opts.dropsNull(t, p.name, p.t) || !f.fitQuick(v, p.t, 1) {
 			return false
+		}
+		// A placeholder that fits its type as it is ("" for a string, {}
+		// for an object) goes only where Check would refuse it: an enum,
+		// required or closed keys, or a union's member that has them.
+		if (p.t.kind == typeUnion || p.t.enum != nil || p.t.judgesKeys()) && v != nil {
+			if a := absenceOf(v); a != given && s.opts.dropsAbsent(t, p.name, p.t, a) {
+				return false
+			}
 		}
 	}
 	return found == len(args) || !s.opts.renames(t)
