@@ -70,7 +70,7 @@ func (s *Schema) CheckJSON(args []byte) error {
 // decoded, and found in path order.
 func (s *Schema) checkText(args []byte) error {
 	if start, isObject := argsObject(args); isObject && s.checksParams {
-		f := newFitter(s.opts)
+		f := newFitter(&s.opts)
 		f.check, f.nulls = true, false
 		end, fits, err := f.fitArgs(args, start, s.params)
 		if err == nil && fits && jsonwire.End(args, end) == nil {

@@ -44,7 +44,7 @@ func (o Options) ToType(value any, t *Type) (any, error) {
 	if out, err, ok := o.direct(value, t); ok {
 		return out, err
 	}
-	f := newFitter(o)
+	f := newFitter(&o)
 	if f.fit(value, t, 0) {
 		countWork(f.work)
 		return value, nil
@@ -223,7 +223,7 @@ var objectOrArray = newUnion([]*Type{objectType, arrayType})
 // return it unchanged. Nil conforms to every type. It allocates nothing for
 // the values encoding/json decodes into.
 func (t *Type) Conforms(v any) bool {
-	f := newFitter(Options{})
+	f := newFitter(&Options{})
 	return f.fit(v, t, 0)
 }
 

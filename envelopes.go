@@ -105,12 +105,13 @@ func (s *Schema) unwrapValue(key string, v any) (map[string]any, bool) {
 	}
 	n := s.opts
 	n.stage |= unwrapped
+	n.Check = false // the checker below judges the content
 	var heard *collector
 	if s.opts.OnChange != nil {
 		heard = new(collector)
 		n.OnChange = heard.add
 	}
-	out, err := s.WithOptions(n).coerce(inner)
+	out, err := s.WithOptions(n).Coerce(inner)
 	if err != nil || !newChecker(&s.opts, 0).ok(s.params, out, 0) {
 		return nil, false
 	}

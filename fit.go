@@ -43,9 +43,9 @@ type fitter struct {
 	check bool
 }
 
-func newFitter(o Options) fitter {
+func newFitter(o *Options) fitter {
 	var f fitter
-	f.limit(&o)
+	f.limit(o)
 	f.nulls = o.dropsNulls()
 	return f
 }
@@ -120,15 +120,21 @@ func (f *fitter) fit(v any, t *Type, depth int) bool {
 	if f.work++; f.work > f.budget {
 		return false
 	}
-	if raw, ok := v.(json.RawMessage); ok {
-		return f.fitRawMessage(raw, t, depth)
-	}
+	// A json.RawMessage counts as the JSON value it holds (fitRawMessage).
 	switch t.kind {
 	case typeUnion:
+		if raw, ok := v.(json.RawMessage); ok {
+			return f.fitRawMessage(raw, t, depth)
+		}
 		return f.fitUnion(v, t, depth)
 	case typeString, typeInteger, typeNumber, typeBoolean, typeNull:
-		if str, ok := v.(string); ok && t.enum != nil && enumRespelling(t, str) != "" {
-			return false // "ASC" for "asc": the rule of enums may act
+		switch x := v.(type) {
+		case string:
+			if t.enum != nil && enumRespelling(t, x) != "" {
+				return false // "ASC" for "asc": the rule of enums may act
+			}
+		case json.RawMessage:
+			return f.fitRawMessage(x, t, depth)
 		}
 		return fitScalar(v, t)
 	}
@@ -160,7 +166,9 @@ func (f *fitter) fit(v any, t *Type, depth int) bool {
 			}
 		}
 		return true
-	case string, bool, float64, json.Number, json.RawMessage:
+	case json.RawMessage:
+		return f.fitRawMessage(x, t, depth)
+	case string, bool, float64, json.Number:
 		return false
 	}
 	switch kindOf(v) {
@@ -225,6 +233,9 @@ func (f *fitter) fitUnion(v any, u *Type, depth int) bool {
 	if u.scalars&quickKind(v) != 0 {
 		return true // a scalar of a member's kind, the common case of Optional[str]
 	}
+	if !u.memberNulls {
+		return f.fitUnionOf(v, u, depth)
+	}
 	f.unions++ // the rule of nulls does not look into unions (nulls.go)
 	ok := f.fitUnionOf(v, u, depth)
 	f.unions--
@@ -233,9 +244,6 @@ func (f *fitter) fitUnion(v any, u *Type, depth int) bool {
 
 // fitUnionOf is fitUnion past its quick answer.
 func (f *fitter) fitUnionOf(v any, u *Type, depth int) bool {
-	if u.scalars&quickKind(v) != 0 {
-		return true // a scalar of a member's kind, the common case of Optional[str]
-	}
 	k := kindOf(v)
 	if k == kindNull {
 		return true

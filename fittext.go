@@ -37,9 +37,10 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 	members, envelope := 0, false
 	for more && err == nil {
 		members++
+		var at shortMember // the member fitShort read the key of
 		if fits && indexed {
 			var stop shortStop
-			switch i, stop = f.fitShort(data, i, params, &kc); stop {
+			switch i, stop = f.fitShort(data, i, params, &kc, &at); stop {
 			case closed:
 				more = false
 				continue
@@ -48,27 +49,34 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 				continue
 			}
 		}
-		var keyStart, keyEnd int
+		keyStart, keyEnd := at.keyStart, at.keyEnd
 		var escaped bool
-		w, n, next, short := jsonwire.ShortKey(data, i)
-		if short {
-			keyStart, keyEnd, i = i+1, i+1+n, next
-		} else if keyStart, keyEnd, escaped, i, err = jsonwire.Key(data, i); err != nil {
-			break
+		var w uint64
+		short := false
+		if at.t == nil {
+			var n, next int
+			w, n, next, short = jsonwire.ShortKey(data, i)
+			if short {
+				keyStart, keyEnd, i = i+1, i+1+n, next
+			} else if keyStart, keyEnd, escaped, i, err = jsonwire.Key(data, i); err != nil {
+				break
+			}
 		}
 		if fits && checksKeys {
 			kc.key(params, data[keyStart:keyEnd], escaped)
 		}
-		var ft *Type
+		ft := at.t
 		if (fits || f.keyRules != nil && !f.keyEdits) && params != nil {
-			if ix := params.index; short && ix != nil && params.patterns == nil {
+			switch ix := params.index; {
+			case ft != nil: // fitShort's
+			case short && ix != nil && params.patterns == nil:
 				var found bool // shortField, without its call
 				if ft, found = ix.shortProp(w); !found {
 					ft = params.rest
 				}
-			} else if short {
+			case short:
 				ft = shortField(params, w, data[keyStart:keyEnd])
-			} else {
+			default:
 				ft = rawField(params, data[keyStart:keyEnd], escaped)
 			}
 			if members == 1 && ft == params.rest && f.keyRules != nil {
@@ -117,7 +125,16 @@ const (
 	atKey      shortStop = iota // at a member it did not read: the caller reads it
 	afterValue                  // just past a value not followed at once by a comma: Next reads on
 	closed                      // just past the object's closing brace
+	atValue                     // at a declared member's value it does not take at once (shortMember)
 )
+
+// A shortMember is the member fitShort stopped at with atValue: where its
+// key is (between the quotes; plain, not escaped) and the type declared
+// for it.
+type shortMember struct {
+	keyStart, keyEnd int
+	t                *Type
+}
 
 // fitShort fits the members of the object of type t (indexed, without
 // patterns) from the key at data[i], for as long as each is the usual one:
@@ -129,13 +146,14 @@ const (
 // (one call, PlainInt, for an integer). It returns where it stopped and why,
 // and adds the required names it read to kc (check mode; every key it
 // reads is declared, so none is unknown).
-func (f *fitter) fitShort(data []byte, i int, t *Type, kc *keyCheck) (int, shortStop) {
+func (f *fitter) fitShort(data []byte, i int, t *Type, kc *keyCheck, at *shortMember) (int, shortStop) {
 	ix := t.index
+	var mt *Type // the member's type
+	var q, v int // the key's closing quote, the value's start
 	// The short table and the work count in registers: the loop stores
 	// nothing but f.work and kc.seen, on the way out.
 	short, mul, shift := ix.short, ix.shortMul, ix.shortShift&63
 	work, budget, seen := f.work, f.budget, kc.seen
-members:
 	for work < budget && i >= 0 && i+9 <= len(data) && data[i] == '"' {
 		// The key: ShortKey's, or a medium one of up to sixteen bytes,
 		// then a colon and at most one space.
@@ -161,17 +179,16 @@ members:
 			x2 &= 1<<(8*n2) - 1
 			n = 8 + n2
 		}
-		q := i + 1 + n // the closing quote, if it is one
+		q = i + 1 + n // the closing quote, if it is one
 		if q+2 >= len(data) || data[q] != '"' || data[q+1] != ':' {
 			break
 		}
-		v := q + 2
+		v = q + 2
 		if data[v] == ' ' {
 			if v++; v >= len(data) {
 				break
 			}
 		}
-		var mt *Type
 		var found bool
 		var req uint64
 		if n <= 8 { // shortProp, on the table in registers
@@ -190,12 +207,12 @@ members:
 		// The value: fitLeaf's rules.
 		end := 0
 		if f.check && mt.enum != nil {
-			break members // fitRaw compares it with the enum
+			goto value // fitRaw compares it with the enum
 		}
 		switch c := data[v]; mt.kind {
 		case typeString:
 			if c != '"' || mt.enum != nil {
-				break members
+				goto value
 			}
 			var err *jsonwire.Error
 			if v+9 <= len(data) {
@@ -214,17 +231,17 @@ members:
 				end, err = jsonwire.SkipString(data, v)
 			}
 			if err != nil {
-				break members
+				goto value
 			}
 		case typeInteger, typeNumber:
 			var ok bool
 			if end, ok = jsonwire.PlainInt(data, v); !ok {
 				if c != '-' && c-'0' > 9 {
-					break members
+					goto value
 				}
 				e, isInt, err := jsonwire.SkipNumber(data, v)
 				if err != nil || !isInt && !numberTextFits(data[v:e], mt) {
-					break members
+					goto value
 				}
 				end = e
 			}
@@ -235,10 +252,10 @@ members:
 			case c == 'f' && len(data)-v >= 5 && string(data[v:v+5]) == "false":
 				end = v + 5
 			default:
-				break members
+				goto value
 			}
 		default:
-			break members
+			goto value
 		}
 		work++ // as fitLeaf counts it
 		seen |= req
@@ -254,6 +271,12 @@ members:
 	}
 	f.work, kc.seen = work, seen
 	return i, atKey
+value:
+	// A member whose key it read, but not the value: the caller fits the
+	// value with its type, rather than read the key again.
+	f.work, kc.seen = work, seen
+	at.keyStart, at.keyEnd, at.t = i+1, q, mt
+	return jsonwire.Space(data, v), atValue
 }
 
 // rawField is Type.field for a key as it stands in JSON text, between its
@@ -463,9 +486,10 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 	indexed := k == kindObject && t.index != nil && t.patterns == nil
 	var kc keyCheck
 	for n := 0; more; n++ {
+		var at shortMember // the member fitShort read the key of
 		if fits && indexed {
 			var stop shortStop
-			switch i, stop = f.fitShort(data, i, t, &kc); stop {
+			switch i, stop = f.fitShort(data, i, t, &kc, &at); stop {
 			case closed:
 				return i, !checksKeys || kc.ok(t), nil
 			case afterValue:
@@ -479,7 +503,9 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 		if k == kindObject {
 			var key []byte
 			escaped := false
-			if w, n, next, ok := jsonwire.ShortKey(data, i); ok {
+			if at.t != nil {
+				key, mt = data[at.keyStart:at.keyEnd], at.t
+			} else if w, n, next, ok := jsonwire.ShortKey(data, i); ok {
 				key = data[i+1 : i+1+n]
 				if ix := t.index; fits && ix != nil && t.patterns == nil {
 					var found bool // shortField, without its call
@@ -540,6 +566,9 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 
 // fitRawUnion is fitUnion on JSON text.
 func (f *fitter) fitRawUnion(data []byte, i int, u *Type, k kind, depth int) (int, bool, *jsonwire.Error) {
+	if !u.memberNulls {
+		return f.fitRawUnionOf(data, i, u, k, depth)
+	}
 	f.unions++ // the rule of nulls does not look into unions (nulls.go)
 	end, ok, err := f.fitRawUnionOf(data, i, u, k, depth)
 	f.unions--

@@ -47,7 +47,7 @@ func coerceText(o *Options, data []byte, t *Type, args bool, passed *bool) (out 
 		e.Value = json.RawMessage(data)
 		return data, nil, e
 	}
-	f := newFitter(*o)
+	f := newFitter(o)
 	f.check = passed != nil
 	start, isObject := argsObject(data)
 	if args && !isObject {

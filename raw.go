@@ -417,7 +417,7 @@ func (w *textWalk) rawText(i, end int, t *Type, depth int) (result, bool) {
 	if m == nil {
 		return result{}, false
 	}
-	f := newFitter(w.o)
+	f := newFitter(&w.o)
 	f.budget = w.budget - w.work
 	tend, fits, err := f.fitRaw(text, 0, m, depth)
 	if err != nil || !fits || jsonwire.End(text, tend) != nil || !w.spend(f.work) {

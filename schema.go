@@ -209,23 +209,25 @@ func (s *Schema) Lookup(param string) (*Type, bool) {
 //
 // With Options.Check, arguments that coerce are then checked (Check).
 func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
-	out, err := s.coerce(args)
+	out, err := args, error(nil)
+	if s.params != nil && s.params.constrains() {
+		f := newFitter(&s.opts)
+		if s.params.propsFirst(len(args)) && s.fitParams(&f, args) {
+			countWork(f.work) // without iterating args, which costs as much again
+		} else {
+			out, err = s.coerceMore(&f, args)
+		}
+	}
 	if err == nil && s.opts.Check {
 		err = s.Check(out)
 	}
 	return out, err
 }
 
-// coerce is Coerce without Options.Check.
-func (s *Schema) coerce(args map[string]any) (map[string]any, error) {
-	if s.params == nil || !s.params.constrains() {
-		return args, nil
-	}
-	f := newFitter(s.opts)
-	if s.params.propsFirst(len(args)) && s.fitParams(&f, args) {
-		countWork(f.work)
-		return args, nil // without iterating args, which costs as much again
-	}
+// coerceMore is Coerce of arguments that fitParams did not pass (f is
+// the fitter it ran, its work counted), without Options.Check.
+func (s *Schema) coerceMore(pf *fitter, args map[string]any) (map[string]any, error) {
+	f := *pf
 	if len(args) == 1 {
 		for k, v := range args {
 			if mayUnwrap(&s.opts, s.params, k) {
@@ -263,11 +265,11 @@ func (s *Schema) coerce(args map[string]any) (map[string]any, error) {
 		if ft.isAny() || f.fitQuick(v, ft, 1) {
 			continue
 		}
-		if !nullsSeen && s.params.nullsBelow && s.opts.dropsNulls() {
-			// Arguments that do not fit may hold nulls the rule of nulls
-			// removes below the parameters, wherever they are: then they
-			// are removed, and the rest coerced (rare enough to go round
-			// again).
+		if !nullsSeen && ft.nullsBelow && s.opts.dropsNulls() {
+			// A parameter that does not fit may hold nulls the rule of
+			// nulls removes below it (one whose type holds none, a string
+			// or a union, cannot): then they are removed, wherever they
+			// are, and the rest coerced (rare enough to go round again).
 			nullsSeen = true
 			var removed []Change
 			if edited, changed := s.opts.dropNulls(args, s.params, &removed); changed {
@@ -343,13 +345,8 @@ func (s *Schema) fitParams(f *fitter, args map[string]any) bool {
 		if v == nil && s.opts.dropsNull(t, p.name, p.t) || !f.fitQuick(v, p.t, 1) {
 			return false
 		}
-		// A placeholder that fits its type as it is ("" for a string, {}
-		// for an object) goes only where Check would refuse it: an enum,
-		// required or closed keys, or a union's member that has them.
-		if (p.t.kind == typeUnion || p.t.enum != nil || p.t.judgesKeys()) && v != nil {
-			if a := absenceOf(v); a != given && s.opts.dropsAbsent(t, p.name, p.t, a) {
-				return false
-			}
+		if p.placeholders != 0 && absenceOf(v).in(p.placeholders) && s.opts.dropsAbsent(t, p.name, p.t, absenceOf(v)) {
+			return false // a placeholder that fits, but that Check would refuse
 		}
 	}
 	return found == len(args) || !s.opts.renames(t)

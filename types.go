@@ -40,6 +40,10 @@ type Type struct {
 	// type: it, or a type it holds outside unions, declares a property
 	// that is neither required nor nullable (see seal, nulls.go).
 	nullsBelow bool
+	// memberNulls: typeUnion: a member has nullsBelow, so that the fitters
+	// must note that they are inside a union, where the rule does not act
+	// (fitter.unions); elsewhere no null below could go by it anyway.
+	memberNulls bool
 	// goStruct: a Go struct's type. encoding/json matches a key to its
 	// fields whatever the key's case, so the rule of names renames only
 	// keys that differ by more than case; and it takes null for every
@@ -304,6 +308,13 @@ type propSlot struct {
 	hash uint64
 	name string
 	t    *Type // nil: an empty slot
+	// placeholders: the placeholders ("", {}, []) that the rule of
+	// placeholders may remove although they fit t as they are (an enum
+	// without "", an object with required names): those that can stand
+	// for a value of t and that Check refuses, for a property that is not
+	// required (sealPlaceholders). A value that fits and is none of them
+	// is never removed, so the fast paths look no further.
+	placeholders absences
 }
 
 // seal derives, once a type is complete, what fitting uses and cannot be
@@ -316,6 +327,7 @@ type propSlot struct {
 // ParseType builds, which its cache shares, have none.
 func seal(t *Type) {
 	seen := map[*Type]bool{}
+	var indexed []*Type
 	var visit func(t *Type)
 	visit = func(t *Type) {
 		if t == nil || seen[t] {
@@ -325,6 +337,7 @@ func seal(t *Type) {
 		if len(t.props) > 0 && t.index == nil {
 			t.index = newPropIndex(t.props, t.required)
 			t.names = newNameIndex(t)
+			indexed = append(indexed, t)
 		}
 		for _, p := range t.props {
 			visit(p)
@@ -345,6 +358,9 @@ func seal(t *Type) {
 	}
 	visit(t)
 	markNullsBelow(t)
+	for _, x := range indexed { // once every type they reach has its index
+		sealPlaceholders(x)
+	}
 }
 
 // markNullsBelow sets nullsBelow on every type reachable from t that holds,
@@ -371,6 +387,13 @@ func markNullsBelow(t *Type) {
 			if below {
 				x.nullsBelow, changed = true, true
 			}
+		}
+	}
+	for _, x := range all {
+		// Written only where it changes: a sealed type shared by another
+		// graph (ParseType's cache) is only read.
+		if x.kind == typeUnion && !x.memberNulls && slices.ContainsFunc(x.members, func(m *Type) bool { return m.nullsBelow }) {
+			x.memberNulls = true
 		}
 	}
 }
@@ -400,8 +423,8 @@ func newPropIndex(props map[string]*Type, required []string) *propIndex {
 		for ix.slots[i].t != nil {
 			i = (i + 1) & ix.mask
 		}
-		ix.slots[i] = propSlot{h, name, t}
-		ix.list = append(ix.list, propSlot{h, name, t})
+		ix.slots[i] = propSlot{hash: h, name: name, t: t}
+		ix.list = append(ix.list, propSlot{hash: h, name: name, t: t})
 	}
 	slices.SortFunc(ix.list, func(a, b propSlot) int { return strings.Compare(a.name, b.name) })
 	ix.buildShort(props, required)
