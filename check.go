@@ -431,3 +431,8 @@ func quoteIfNeeded(name string) string {
 	b, _ := appendJSON(nil, name, 0)
 	return string(b)
 }
+
+// holdsContainer reports whether an object or an array is among values.
+func holdsContainer(values []any) bool {
+	return slices.ContainsFunc(values, func(e any) bool { k := kindOf(e); return k == kindObject || k == kindArray })
+}

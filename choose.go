@@ -220,12 +220,10 @@ type cand struct {
 	k     int // the current member's type in the member evaluation's types; -1: any
 	arr   []any
 	obj   map[string]any
-	edits []*rawEdit // in JSON text: the edits of the converted members
 	fail  *failure
 	chg   *changes
 
 	// Keywords (object types that have them).
-	seen     uint64 // in JSON text: which of the required keys were seen (the first 64)
 	open     bool   // a key outside props and patterns, where additionalProperties is false
 	enumLost bool   // a property's value, coerced, matches none of its const or enum
 	enumMiss bool   // ... as it is
@@ -234,11 +232,17 @@ type cand struct {
 // take records in c the result r of the container's member at.
 func (c *cand) take(w *walker, at child, e any, r *result, x any, inPlace bool) {
 	if pt, _ := c.t.prop(at.key); at.index < 0 && pt != nil && pt.enum != nil {
-		val := e
+		val, err := e, error(nil)
 		if r.state == converted {
-			val = r.out
+			// JSON text not yet written is written to be compared (see
+			// settleResult), where the enum could hold it.
+			if l, lazy := r.out.(*lazyText); !lazy || slices.ContainsFunc(pt.enum, func(v any) bool { _, s := v.(string); return s }) {
+				val, err = w.settle(r.out)
+			} else {
+				val = l // no string of the enum is it
+			}
 		}
-		c.enumLost = c.enumLost || r.state == failed || !enumHas(pt.enum, val)
+		c.enumLost = c.enumLost || r.state == failed || err != nil || !enumHas(pt.enum, val)
 		c.enumMiss = c.enumMiss || !enumHas(pt.enum, e)
 	}
 	switch r.state {
@@ -356,7 +360,6 @@ func (w *walker) member(x any, at child, e any, cb, depth int, owned, inPlace bo
 		return
 	case 1: // the usual case: one type for the member, often one it fits
 		r := w.one(e, w.types[tb], depth+1, owned)
-		w.settleResult(&r, e, w.types[tb])
 		if w.limit == nil {
 			for ci := cb; ci < len(w.cands); ci++ {
 				if c := &w.cands[ci]; c.k >= 0 {
@@ -370,9 +373,6 @@ func (w *walker) member(x any, at child, e any, cb, depth int, owned, inPlace bo
 	n := len(w.cands)
 	r0 := w.eval(e, w.types[tb:], depth+1, owned)
 	if w.limit == nil {
-		for i, t := range w.types[tb:] {
-			w.settleResult(&w.res[r0+i], e, t)
-		}
 		for ci := cb; ci < n; ci++ {
 			if c := &w.cands[ci]; c.k >= 0 {
 				c.take(w, at, e, &w.res[r0+c.k], x, inPlace)
@@ -450,32 +450,8 @@ func (w *walker) results(x any, cb, rb int) {
 func (w *walker) toText(x any, es []*Type, rb, depth int) {
 	for j, t := range es {
 		if t.kind == typeString {
-			w.res[rb+j] = w.convert(x, t, &lazyText{v: x, depth: depth}, ToJSONText)
+			w.res[rb+j] = w.convert(x, t, &lazyText{v: x, t: t, depth: depth}, ToJSONText)
+			w.lazies++
 		}
 	}
-}
-
-// sawKey notes a key of an object in JSON text: required, or outside the
-// properties of a closed type.
-func (c *cand) sawKey(key rawChild) {
-	if c.t.closed && !key.known(c.t) {
-		c.open = true
-	}
-	for r, req := range c.t.required[:min(len(c.t.required), 64)] {
-		if key.is(req) {
-			c.seen |= 1 << r
-		}
-	}
-}
-
-// seenKeys tells how the object in JSON text whose keys c saw meets c's
-// discriminating keywords.
-func (c *cand) seenKeys() keys {
-	if !c.t.keyed {
-		return keysSat | keysAsIs
-	}
-	if n := len(c.t.required); n > 64 || c.seen != 1<<n-1 {
-		return 0
-	}
-	return c.keywords()
 }

@@ -559,7 +559,6 @@ func (w *walker) wrap(v any, t *Type, depth int) result {
 		return result{}
 	}
 	r := w.one(v, t.item(0), depth+1, false)
-	w.settleResult(&r, v, t.item(0))
 	switch r.state {
 	case failed:
 		return result{state: failed, fail: &failure{kids: []failKid{{child{index: 0}, w.failureOf(&r)}}}}

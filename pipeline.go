@@ -215,11 +215,12 @@ func repairText(o *Options, data []byte, t *Type, args bool, werr *jsonwire.Erro
 }
 
 // rawValue is the walk of a value that is not an argument object (for
-// Unmarshal into a slice, a map, a scalar): the set walk over text
-// (rawOne), its edit written between the text's spaces.
+// Unmarshal into a slice, a map, a scalar): rawInto, as for a parameter.
 func (w *textWalk) rawValue(data []byte, start, end int, t *Type) ([]byte, error) {
+	w.ensure()
+	w.data = data
 	w.superseded, w.superKnown = w.supersededKeys(data[:end], start), true
-	_, r := w.rawOne(data, start, t, 0)
+	_, r := w.rawInto(start, t, 0)
 	if w.limit != nil {
 		if w.stopAll {
 			return data, w.callLimit(json.RawMessage(data))
@@ -234,13 +235,10 @@ func (w *textWalk) rawValue(data []byte, start, end int, t *Type) ([]byte, error
 	case fits:
 		return data, nil
 	}
-	out := make([]byte, 0, len(data)+len(data)/4+16)
-	out = append(out, data[:start]...)
-	out, err := r.out.(*rawEdit).write(out, data, &w.walker)
-	if err != nil {
-		return data, err
+	out := data
+	if w.out != nil {
+		out = append(w.out, data[w.pos:]...)
 	}
-	out = append(out, data[end:]...)
 	w.report(r.chg, "")
 	return out, nil
 }

@@ -230,17 +230,19 @@ func (w *textWalk) splice(lo, hi int) {
 	w.pos = hi
 }
 
-// rawInto is the raw walk of the valid JSON value at w.data[i] against
-// the one type t: it writes what converts (splice) and returns where the
-// value ends. A union, whose members are evaluated together, takes rawOne
-// and writes its edit.
+// rawInto is the walk of the valid JSON value at w.data[i] against t: it
+// writes what converts (splice) and returns where the value ends. An
+// object or array that meets a union is the value walk's (rawUnionInto).
 func (w *textWalk) rawInto(i int, t *Type, depth int) (int, result) {
 	k := tokenKind(w.data[i])
 	switch {
-	case t.kind == typeUnion && k != kindObject && k != kindArray && w.limit == nil:
+	case w.limit != nil || !w.spend(walkCost):
+		end, _ := jsonwire.Skip(w.data, i, 0, 1<<30)
+		return end, result{}
+	case t.kind == typeUnion && k != kindObject && k != kindArray:
 		return w.rawScalarOfUnion(i, k, t, depth)
-	case t.kind == typeUnion || w.limit != nil || !w.spend(walkCost):
-		return w.rawOneInto(i, t, depth)
+	case t.kind == typeUnion:
+		return w.rawUnionInto(i, t, depth)
 	case k == kindObject || k == kindArray:
 		return w.rawContainerInto(i, k, t, depth)
 	case k == kindNull:
@@ -265,25 +267,27 @@ func (w *textWalk) rawScalarOfUnion(i int, k kind, t *Type, depth int) (int, res
 			return end, result{}
 		}
 	}
-	return end, w.rawScalar(i, end, t, depth)
+	return end, w.rawDecoded(i, end, t, depth)
 }
 
-// rawOneInto is rawInto through rawOne, which evaluates a union's members
-// together, and writes its edit.
+// rawUnionInto is rawInto for an object or array met by a union. One that
+// fits keeps its bytes (the fitter reads it, allocating nothing); any
+// other is decoded and converted as a value, by the walk that chooses
+// among a union's members (choose.go), and written whole where it
+// converts: the text walk states no union rule of its own.
 //
 //go:noinline
-func (w *textWalk) rawOneInto(i int, t *Type, depth int) (int, result) {
-	data := w.data
-	end, r := w.rawOne(data, i, t, depth)
-	if r.state == converted {
-		e := r.out.(*rawEdit)
-		w.splice(e.lo, e.hi)
-		var err error
-		if w.out, err = e.write(w.out, data, &w.walker); err != nil {
-			return end, w.failWith(json.RawMessage(data[i:end]), t, err)
-		}
+func (w *textWalk) rawUnionInto(i int, t *Type, depth int) (int, result) {
+	f := newFitter(&w.o)
+	f.budget = w.budget - w.work
+	end, fits, _ := f.fitRaw(w.data, i, t, depth)
+	if !w.spend(f.work) {
+		return end, result{}
 	}
-	return end, r
+	if fits {
+		return end, result{}
+	}
+	return end, w.rawDecoded(i, end, t, depth)
 }
 
 // rawScalarInto is rawInto for a string, number or boolean against a type
@@ -321,7 +325,7 @@ func (w *textWalk) rawScalarInto(i int, k kind, t *Type, depth int) (int, result
 			return end, w.scalarChange(data[i+1:end-1], t, BooleanFromText)
 		}
 	}
-	return end, w.rawScalar(i, end, t, depth)
+	return end, w.rawDecoded(i, end, t, depth)
 }
 
 // scalarChange is the result of a string, whose content (with no escapes)
@@ -335,22 +339,43 @@ func (w *textWalk) scalarChange(text []byte, t *Type, r Rule) result {
 	return w.convert(string(text), t, nil, r)
 }
 
-// rawScalar converts the scalar JSON value w.data[i:end], which does not
-// fit t as it is, and writes what it becomes.
-func (w *textWalk) rawScalar(i, end int, t *Type, depth int) result {
+// rawDecoded converts the JSON value w.data[i:end], which does not fit t
+// as it is, as the value walk converts its decoded value, and writes what
+// it becomes: the scalars the text walk does not convert from the bytes,
+// and the objects and arrays a union meets.
+func (w *textWalk) rawDecoded(i, end int, t *Type, depth int) result {
 	if w.data[i] == '"' && t.takesText() {
 		if r, ok := w.rawText(i, end, t, depth); ok {
 			return r
 		}
 	}
-	val := jsonwire.DecodeScalar(w.data[i:end], w.o.UseNumber)
+	var val any
+	switch w.data[i] {
+	case '{', '[':
+		// As the value walk reads JSON text in a string (parse), but for
+		// the budget: these bytes are counted once, as the call's.
+		var err error
+		if val, err = decodeJSON(w.data[i:end], w.o.UseNumber, w.maxDepth-depth); err != nil {
+			return w.failWith(json.RawMessage(w.data[i:end]), t, err)
+		}
+	default:
+		val = jsonwire.DecodeScalar(w.data[i:end], w.o.UseNumber)
+	}
 	r := w.one(val, t, depth, false)
 	w.settleResult(&r, val, t)
 	out := r.out
 	switch r.state {
 	case failed:
 		return r
+	case converted:
+		if c := w.data[i]; c == '{' || c == '[' {
+			w.writeOver(i, val, out)
+			return r
+		}
 	case fits: // the decoded value fits where the text did not (5.0 for a Go integer): write it as decoded
+		if c := w.data[i]; c == '{' || c == '[' {
+			return r // it keeps its bytes, as the fitter would have kept them
+		}
 		if w.data[i] == '"' {
 			// A string is the value it spells: nothing to write. It was
 			// decoded only because the rule of enums might have respelled
@@ -663,4 +688,84 @@ func markSuperseded(data []byte, spans []keySpan, out map[int]bool) map[int]bool
 		}
 	}
 	return out
+}
+
+// kindValue is an empty value of an object or array type's kind, to name
+// the kind of a value found in JSON text.
+func kindValue(tk typeKind) any {
+	if tk == typeObject {
+		return map[string]any(nil)
+	}
+	return []any(nil)
+}
+
+// writeOver writes conv, what the value walk converted orig to, over the
+// valid JSON value at w.data[i] that orig was decoded from, in place
+// (splice), as the text walk writes its own conversions: what conv keeps
+// of orig keeps its bytes (keys in the order sent, numbers as written,
+// space), and only the values that changed are written anew. An object or
+// array whose keys or length changed is written whole. It returns where
+// the value ends; the text is read once, whatever its depth.
+func (w *textWalk) writeOver(i int, orig, conv any) int {
+	data := w.data
+	switch o := orig.(type) {
+	case map[string]any:
+		c, ok := conv.(map[string]any)
+		if !ok || len(c) != len(o) || !sameKeys(o, c) {
+			break
+		}
+		j, more, _ := jsonwire.Open(data, i, 0, 1<<30)
+		for more {
+			keyQuote := j
+			keyStart, keyEnd, escaped, v, _ := jsonwire.Key(data, j)
+			key := string(data[keyStart:keyEnd])
+			if escaped {
+				key = jsonwire.Unescape(data[keyStart:keyEnd])
+			}
+			if w.supersededAt(keyQuote) { // a later occurrence decides
+				j, _ = jsonwire.Skip(data, v, 0, 1<<30)
+			} else {
+				j = w.writeOver(v, o[key], c[key])
+			}
+			j, more, _ = jsonwire.Next(data, j, true)
+		}
+		return j
+	case []any:
+		c, ok := conv.([]any)
+		if !ok || len(c) != len(o) {
+			break
+		}
+		j, more, _ := jsonwire.Open(data, i, 0, 1<<30)
+		for n := 0; more; n++ {
+			j = w.writeOver(j, o[n], c[n])
+			j, more, _ = jsonwire.Next(data, j, false)
+		}
+		return j
+	}
+	end, _ := jsonwire.Skip(data, i, 0, 1<<30)
+	if !sameValue(orig, conv) {
+		w.splice(i, end)
+		w.out, _ = appendJSON(w.out, conv, 0) // settled: it was written once already
+	}
+	return end
+}
+
+// sameKeys reports whether two maps of the same length have the same keys.
+func sameKeys(a, b map[string]any) bool {
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// sameValue reports whether the scalar conv is orig as it was decoded
+// (the same kind and value: json.Number "5.0" is not "5").
+func sameValue(orig, conv any) bool {
+	switch conv.(type) {
+	case nil, string, bool, float64, json.Number:
+		return orig == conv
+	}
+	return false
 }

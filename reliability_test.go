@@ -631,6 +631,19 @@ func TestStringOrContainerUnionIsLinear(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+	// The same as Go values: each level's JSON text was written as its
+	// union chose the string member, and thrown away by the level above
+	// (walker.settleResult), until the text walk began to use the value
+	// walk for unions and the test above found it.
+	checkLinear(t, []int{500, 1000, 2000, 4000}, func(n int) {
+		var args map[string]any
+		if err := json.Unmarshal(deep(n), &args); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Coerce(args); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
 
 // A budget of work bounds what no JSON text can ask for: Go values that

@@ -27,6 +27,7 @@ type walker struct {
 	maxDepth int
 	work     int    // values visited times the types they met
 	scanned  int    // bytes of JSON text parsed
+	lazies   int    // lazyTexts made: settleResult looks for them below a result
 	budget   int    // work allowed before the call fails with ErrLimit
 	limit    *Error // set when the call must stop: too deep, or too much work
 	stopAll  bool   // the limit is the work budget: every parameter stops
@@ -407,7 +408,6 @@ func (w *walker) members(x any, t *Type, depth int, owned bool) result {
 			return
 		}
 		r := w.one(e, et, depth+1, owned)
-		w.settleResult(&r, e, et)
 		switch r.state {
 		case failed:
 			fail = w.failAt(fail, at, &r)
@@ -517,6 +517,7 @@ func (w *walker) scalarUnion(v any, k kind, u *Type, depth int) result {
 // of a value (v), or of JSON text (raw) compacted with keys sorted.
 type lazyText struct {
 	v     any
+	t     *Type // the string type it is of, for its error
 	raw   []byte
 	depth int
 	text  string
@@ -544,21 +545,64 @@ func (w *walker) settle(v any) (any, error) {
 	return l.text, l.err
 }
 
-// settleResult settles the value of a converted result: where writing the
-// JSON text fails, the result is that failure.
+// settleResult settles the value of a converted result, as it leaves the
+// walk: the JSON text of each lazyText in it is written. It is done once,
+// at the end, for what the result keeps: written as each union chose it,
+// a deep value whose every level is a union of a string and containers
+// would be written once a level, the work quadratic in its depth, when the
+// result keeps one level's text at most. A text that cannot be written (a
+// NaN inside, more than MaxSize) fails the result, at its path.
 func (w *walker) settleResult(r *result, v any, t *Type) {
-	if r.state != converted {
+	if r.state != converted || w.lazies == 0 {
 		return
 	}
-	if _, ok := r.out.(*lazyText); !ok {
+	if l, ok := r.out.(*lazyText); ok {
+		out, err := w.settle(l)
+		if err != nil {
+			*r = w.failWith(v, t, err)
+			return
+		}
+		r.out = out
 		return
 	}
-	out, err := w.settle(r.out)
-	if err != nil {
-		*r = w.failWith(v, t, err)
-		return
+	if fail := w.settleIn(r.out); fail != nil {
+		*r = result{state: failed, fail: fail}
 	}
-	r.out = out
+}
+
+// settleIn writes the lazyTexts below v, a converted value, in place: the
+// containers that hold one are the walk's own (it copies the caller's
+// before it writes in them). It returns the failures of those it cannot
+// write, at their paths.
+func (w *walker) settleIn(v any) *failure {
+	var fail *failure
+	at := func(c child, e any, set func(any)) {
+		if l, ok := e.(*lazyText); ok {
+			text, err := w.settle(l)
+			if err != nil {
+				r := w.failWith(l.v, l.t, err)
+				fail = w.failAt(fail, c, &r)
+				return
+			}
+			set(text)
+		} else if f := w.settleIn(e); f != nil {
+			if fail == nil {
+				fail = w.newFailure()
+			}
+			fail.kids = append(fail.kids, failKid{c, f})
+		}
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			at(child{key: k, index: -1}, e, func(text any) { x[k] = text })
+		}
+	case []any:
+		for i, e := range x {
+			at(child{index: i}, e, func(text any) { x[i] = text })
+		}
+	}
+	return fail
 }
 
 // encode writes an object or array as compact JSON text for a string.
