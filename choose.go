@@ -215,18 +215,18 @@ func choose(k kind, u *Type, es []*Type, rs []result) int {
 // A cand is an object or array type that a container is evaluated against,
 // with what it has made of the container so far.
 type cand struct {
-	t     *Type
-	j     int // the type's index in the evaluation's types
-	k     int // the current member's type in the member evaluation's types; -1: any
-	arr   []any
-	obj   map[string]any
-	fail  *failure
-	chg   *changes
+	t    *Type
+	j    int // the type's index in the evaluation's types
+	k    int // the current member's type in the member evaluation's types; -1: any
+	arr  []any
+	obj  map[string]any
+	fail *failure
+	chg  *changes
 
 	// Keywords (object types that have them).
-	open     bool   // a key outside props and patterns, where additionalProperties is false
-	enumLost bool   // a property's value, coerced, matches none of its const or enum
-	enumMiss bool   // ... as it is
+	open     bool // a key outside props and patterns, where additionalProperties is false
+	enumLost bool // a property's value, coerced, matches none of its const or enum
+	enumMiss bool // ... as it is
 }
 
 // take records in c the result r of the container's member at.
