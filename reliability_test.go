@@ -755,3 +755,27 @@ func TestWholeNumbersWrittenWithExponents(t *testing.T) {
 		t.Errorf("numbers float64 holds exactly: %#v, %v", got, err)
 	}
 }
+
+// The JSON text of a union's string member is written as the result
+// leaves the walk (walker.settleResult), which looks only into the
+// containers the walk made: a caller's map that holds itself, kept as it
+// is beside a converted value, is not followed.
+func TestSettleDoesNotFollowTheCallersCycles(t *testing.T) {
+	s := mustSchema(t, Options{}, `{"type":"object","properties":{"p":{"type":"object","properties":{
+		"n": {"type": "integer"},
+		"t": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}}}}`)
+	self := map[string]any{}
+	self["self"] = self
+	args := map[string]any{"p": map[string]any{"n": "5", "t": map[string]any{"a": 1.0}, "loop": self}}
+	got, err := s.Coerce(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := got["p"].(map[string]any)
+	if p["n"] != 5.0 || p["t"] != `{"a":1}` {
+		t.Errorf("got n = %#v, t = %#v; want 5 and the JSON text of t", p["n"], p["t"])
+	}
+	if m, _ := p["loop"].(map[string]any); m == nil || m["self"] == nil {
+		t.Errorf("the caller's map that holds itself was not kept: %#v", p["loop"])
+	}
+}

@@ -3,6 +3,7 @@ package coerce
 import (
 	"encoding/json"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"sync"
@@ -103,7 +104,7 @@ const (
 
 // A result is what evaluating one value against one type gives.
 type result struct {
-	out   any      // converted: the new value (in CoerceJSON's raw walk, a *rawEdit)
+	out   any      // converted: the new value (the walk over text writes it, and may leave this nil)
 	fail  *failure // failed, once made (see failureOf)
 	chg   *changes // converted, when Options.OnChange listens
 	leaf  int32    // failed: 1 + the index in w.leaves of the value's own error, until fail is made
@@ -565,18 +566,20 @@ func (w *walker) settleResult(r *result, v any, t *Type) {
 		r.out = out
 		return
 	}
-	if fail := w.settleIn(r.out); fail != nil {
+	if fail := w.settleIn(v, r.out); fail != nil {
 		*r = result{state: failed, fail: fail}
 	}
 }
 
-// settleIn writes the lazyTexts below v, a converted value, in place: the
-// containers that hold one are the walk's own (it copies the caller's
-// before it writes in them). It returns the failures of those it cannot
-// write, at their paths.
-func (w *walker) settleIn(v any) *failure {
+// settleIn writes the lazyTexts in conv, what the walk converted orig to,
+// in place, and returns the failures of those it cannot write, at their
+// paths. It looks only into the containers the walk made (copies of the
+// caller's, or values it decoded), which alone can hold one, and which it
+// may write in: a container conv shares with orig is the caller's, as it
+// was, and may be large, or hold itself.
+func (w *walker) settleIn(orig, conv any) *failure {
 	var fail *failure
-	at := func(c child, e any, set func(any)) {
+	at := func(c child, o, e any, set func(any)) {
 		if l, ok := e.(*lazyText); ok {
 			text, err := w.settle(l)
 			if err != nil {
@@ -585,21 +588,33 @@ func (w *walker) settleIn(v any) *failure {
 				return
 			}
 			set(text)
-		} else if f := w.settleIn(e); f != nil {
+		} else if f := w.settleIn(o, e); f != nil {
 			if fail == nil {
 				fail = w.newFailure()
 			}
 			fail.kids = append(fail.kids, failKid{c, f})
 		}
 	}
-	switch x := v.(type) {
+	switch x := conv.(type) {
 	case map[string]any:
+		o, _ := orig.(map[string]any)
+		if o != nil && reflect.ValueOf(o).UnsafePointer() == reflect.ValueOf(x).UnsafePointer() {
+			return nil
+		}
 		for k, e := range x {
-			at(child{key: k, index: -1}, e, func(text any) { x[k] = text })
+			at(child{key: k, index: -1}, o[k], e, func(text any) { x[k] = text })
 		}
 	case []any:
+		o, _ := orig.([]any)
+		if len(o) == len(x) && (len(x) == 0 || &o[0] == &x[0]) {
+			return nil
+		}
 		for i, e := range x {
-			at(child{index: i}, e, func(text any) { x[i] = text })
+			var oe any
+			if i < len(o) {
+				oe = o[i]
+			}
+			at(child{index: i}, oe, e, func(text any) { x[i] = text })
 		}
 	}
 	return fail
