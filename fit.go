@@ -228,22 +228,11 @@ func (f *fitter) fitQuick(v any, t *Type, depth int) bool {
 
 // fitUnion fits v to a union. With one member of v's kind, and nothing to
 // tell objects apart, that member decides alone; otherwise the members of
-// v's kind are fitted together.
+// v's kind are fitted together (fitUnionSet).
 func (f *fitter) fitUnion(v any, u *Type, depth int) bool {
 	if u.scalars&quickKind(v) != 0 {
 		return true // a scalar of a member's kind, the common case of Optional[str]
 	}
-	if !u.memberNulls {
-		return f.fitUnionOf(v, u, depth)
-	}
-	f.unions++ // the rule of nulls does not look into unions (nulls.go)
-	ok := f.fitUnionOf(v, u, depth)
-	f.unions--
-	return ok
-}
-
-// fitUnionOf is fitUnion past its quick answer.
-func (f *fitter) fitUnionOf(v any, u *Type, depth int) bool {
 	k := kindOf(v)
 	if k == kindNull {
 		return true
@@ -256,14 +245,27 @@ func (f *fitter) fitUnionOf(v any, u *Type, depth int) bool {
 			n++
 		}
 	}
-	switch {
-	case n == 0:
-		return false
-	case n == 1 && !only.keyed:
-		return f.fit(v, only, depth)
-	case n > maxSet:
+	if n == 0 || n > maxSet {
 		return false
 	}
+	if u.memberNulls {
+		f.unions++ // the rule of nulls does not look into unions (nulls.go)
+	}
+	var ok bool
+	if n == 1 && !only.keyed {
+		ok = f.fit(v, only, depth)
+	} else {
+		ok = f.fitUnionSet(v, u, k, depth)
+	}
+	if u.memberNulls {
+		f.unions--
+	}
+	return ok
+}
+
+// fitUnionSet is fitUnion of v, of kind k, to the members of its kind
+// together.
+func (f *fitter) fitUnionSet(v any, u *Type, k kind, depth int) bool {
 	var ms typeSet
 	for _, m := range u.members {
 		if matchesKind(m.kind, k) {

@@ -566,17 +566,6 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 
 // fitRawUnion is fitUnion on JSON text.
 func (f *fitter) fitRawUnion(data []byte, i int, u *Type, k kind, depth int) (int, bool, *jsonwire.Error) {
-	if !u.memberNulls {
-		return f.fitRawUnionOf(data, i, u, k, depth)
-	}
-	f.unions++ // the rule of nulls does not look into unions (nulls.go)
-	end, ok, err := f.fitRawUnionOf(data, i, u, k, depth)
-	f.unions--
-	return end, ok, err
-}
-
-// fitRawUnionOf is fitRawUnion inside the union.
-func (f *fitter) fitRawUnionOf(data []byte, i int, u *Type, k kind, depth int) (int, bool, *jsonwire.Error) {
 	if k != kindNull { // the usual union, a type or null: its one member of kind k, without the set below
 		var one *Type
 		n := 0
@@ -590,8 +579,10 @@ func (f *fitter) fitRawUnionOf(data []byte, i int, u *Type, k kind, depth int) (
 		case n == 0:
 			end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
 			return end, false, err
+		case n == 1 && !one.keyed && !u.memberNulls:
+			return f.fitRaw(data, i, one, depth) // fitRawMember's usual case, without its frame
 		case n == 1 && !one.keyed:
-			return f.fitRaw(data, i, one, depth)
+			return f.fitRawMember(data, i, u, one, depth)
 		}
 	}
 	var ms typeSet
@@ -615,14 +606,31 @@ func (f *fitter) fitRawUnionOf(data []byte, i int, u *Type, k kind, depth int) (
 	case ms.n == 1 && (!keyed || f.check):
 		// One member: in check mode, its keys are judged as Check judges
 		// them; of several, Check judges none.
-		return f.fitRaw(data, i, ms.list[0], depth)
+		return f.fitRawMember(data, i, u, ms.list[0], depth)
 	}
 	var ks [maxSet]keys
+	if u.memberNulls {
+		f.unions++ // as fitRawMember
+	}
 	end, mask, err := f.fitRawMany(data, i, ms.slice(), depth, &ks)
+	if u.memberNulls {
+		f.unions--
+	}
 	if err != nil {
 		return 0, false, err
 	}
 	return end, unionFitsKeys(&ms, mask, &ks), nil
+}
+
+// fitRawMember fits the value at data[i] to m, a member of union u.
+func (f *fitter) fitRawMember(data []byte, i int, u, m *Type, depth int) (int, bool, *jsonwire.Error) {
+	if !u.memberNulls {
+		return f.fitRaw(data, i, m, depth)
+	}
+	f.unions++ // the rule of nulls does not look into unions (nulls.go)
+	end, ok, err := f.fitRaw(data, i, m, depth)
+	f.unions--
+	return end, ok, err
 }
 
 // fitRawSet is fitSet on JSON text.

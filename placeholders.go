@@ -91,7 +91,7 @@ func (a absence) in(s absences) bool { return s&(1<<a) != 0 }
 
 // sealPlaceholders sets, in the index of object type t, each property's
 // placeholders: those that fit its type as they are but go by the rule of
-// placeholders all the same (see propSlot). Whether a placeholder fits,
+// placeholders all the same (see propIndex). Whether a placeholder fits,
 // and whether Check refuses it, depends on no option, so the set is the
 // type's, shared by every Schema and Options that use it; the options
 // that turn the rule off are asked where a value is one of them.
@@ -99,15 +99,18 @@ func sealPlaceholders(t *Type) {
 	if t.goStruct {
 		return // the rule acts on no Go struct's fields
 	}
-	for i := range t.index.list {
-		p := &t.index.list[i]
+	ix := t.index
+	for i, p := range ix.list {
 		if slices.Contains(t.required, p.name) {
 			continue
 		}
 		for _, a := range []absence{isEmptyS, isEmptyO, isEmptyA} {
 			ph := a.placeholder()
 			if a.standsFor(p.t) && p.t.Conforms(ph) && !newChecker(&Options{}, 0).ok(p.t, ph, 1) {
-				p.placeholders |= 1 << a
+				if ix.placeholders == nil {
+					ix.placeholders = make([]absences, len(ix.list))
+				}
+				ix.placeholders[i] |= 1 << a
 			}
 		}
 	}

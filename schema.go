@@ -335,6 +335,7 @@ func (s *Schema) coerceMore(pf *fitter, args map[string]any) (map[string]any, er
 func (s *Schema) fitParams(f *fitter, args map[string]any) bool {
 	t := s.params
 	found := 0
+	ph := t.index.placeholders
 	for i := range t.index.list {
 		p := &t.index.list[i]
 		v, ok := args[p.name]
@@ -345,7 +346,7 @@ func (s *Schema) fitParams(f *fitter, args map[string]any) bool {
 		if v == nil && s.opts.dropsNull(t, p.name, p.t) || !f.fitQuick(v, p.t, 1) {
 			return false
 		}
-		if p.placeholders != 0 && absenceOf(v).in(p.placeholders) && s.opts.dropsAbsent(t, p.name, p.t, absenceOf(v)) {
+		if ph != nil && ph[i] != 0 && absenceOf(v).in(ph[i]) && s.opts.dropsAbsent(t, p.name, p.t, absenceOf(v)) {
 			return false // a placeholder that fits, but that Check would refuse
 		}
 	}

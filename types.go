@@ -147,6 +147,15 @@ type propIndex struct {
 	slots []propSlot
 	list  []propSlot // the properties, by name
 
+	// placeholders, beside list (nil where all are 0): the placeholders
+	// ("", {}, []) of each property that the rule of placeholders may
+	// remove although they fit its type as they are (an enum without "",
+	// an object with required names): those that can stand for a value
+	// of the type and that Check refuses, for a property that is not
+	// required (sealPlaceholders). A value that fits and is none of them
+	// is never removed, so the fast paths look no further.
+	placeholders []absences
+
 	// The properties whose names are at most eight plain bytes (printable
 	// ASCII but '"' and '\\'), by their bytes read as one word, as
 	// jsonwire.ShortKey reads a key: such a key is found in one multiply
@@ -308,13 +317,6 @@ type propSlot struct {
 	hash uint64
 	name string
 	t    *Type // nil: an empty slot
-	// placeholders: the placeholders ("", {}, []) that the rule of
-	// placeholders may remove although they fit t as they are (an enum
-	// without "", an object with required names): those that can stand
-	// for a value of t and that Check refuses, for a property that is not
-	// required (sealPlaceholders). A value that fits and is none of them
-	// is never removed, so the fast paths look no further.
-	placeholders absences
 }
 
 // seal derives, once a type is complete, what fitting uses and cannot be
