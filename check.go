@@ -45,7 +45,8 @@ func (s *Schema) Check(args map[string]any) error {
 func (c *checker) limitError(args any) error {
 	w := walker{o: *c.o}
 	w.stop(workDetail(c.o), true)
-	return w.callLimit(args)
+	e := w.limitError(nil, args, args)
+	return &e
 }
 
 // CheckJSON is Check for arguments as JSON text, read as CoerceJSON reads

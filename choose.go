@@ -124,12 +124,10 @@ func (w *walker) named(r result, u *Type) result {
 	switch {
 	case r.leaf > 0:
 		e := w.leaves[r.leaf-1]
-		e.Declared = u.String()
-		r = w.leafResult(e)
+		r = w.leafResult(stamp(&e, u, e.Value))
 	case r.fail != nil && r.fail.leaf && len(r.fail.kids) == 0:
 		e := r.fail.err
-		e.Declared = u.String()
-		r.fail = leafFailure(e)
+		r.fail = leafFailure(stamp(&e, u, e.Value))
 	}
 	return r
 }

@@ -96,8 +96,7 @@ func (o Options) direct(value any, t *Type) (out any, err error, ok bool) {
 		c := convertScalar(&o, value, k, t)
 		switch {
 		case c.why != nil:
-			e := *c.why
-			e.Declared, e.Value = t.String(), value
+			e := stamp(c.why, t, value)
 			return value, &e, true
 		case c.rule == 0:
 			return value, nil, true
@@ -113,7 +112,8 @@ func (o Options) direct(value any, t *Type) (out any, err error, ok bool) {
 		}
 		if o.noJSONText(s) {
 			countWork(1)
-			return value, &Error{Declared: t.String(), Value: value, Err: ErrKind, Detail: "not JSON text"}, true
+			e := stamp(&Error{Err: ErrKind, Detail: "not JSON text"}, t, value)
+			return value, &e, true
 		}
 		if !t.constrains() && !t.keyed {
 			out, err := o.plainText(s, t)
@@ -126,8 +126,7 @@ func (o Options) direct(value any, t *Type) (out any, err error, ok bool) {
 			w := newWalker(o, 0)
 			text, err := w.encode(value, 0)
 			if err != nil {
-				e := *err.(*Error)
-				e.Declared, e.Value = t.String(), value
+				e := stamp(err, t, value)
 				return value, &e, true
 			}
 			if o.OnChange != nil {
@@ -148,21 +147,17 @@ func (o Options) plainText(s string, t *Type) (any, error) {
 	if why.why == nil {
 		why = textKind(sh, t)
 	}
-	if why.why != nil {
-		e := *why.why
-		e.Declared, e.Value = t.String(), s
-		return s, &e
+	if why.why == nil && o.MaxSize > 0 && len(text) > o.MaxSize {
+		why.why = tooLong(o.MaxSize)
 	}
-	if o.MaxSize > 0 && len(text) > o.MaxSize {
-		e := tooLong(o.MaxSize)
-		e.Declared, e.Value = t.String(), s
-		return s, e
+	if why.why != nil {
+		e := stamp(why.why, t, s)
+		return s, &e
 	}
 	val, more, err := readText(&o, text, sh, func(s string) (any, error) { return decodeJSON(s, o.UseNumber, o.maxDepth()) })
 	fixes |= more
 	if err != nil {
-		e := *err.(*Error)
-		e.Declared, e.Value = t.String(), s
+		e := stamp(err, t, s)
 		return s, &e
 	}
 	if o.OnChange != nil { // as the walker reports it (fromParsed)
@@ -177,11 +172,7 @@ func (o Options) plainText(s string, t *Type) (any, error) {
 func (w *walker) finish(value any, t *Type, r result) (any, error) {
 	w.settleResult(&r, value, t)
 	if w.limit != nil {
-		if w.stopAll {
-			return value, w.callLimit(value)
-		}
-		e := *w.limit
-		e.Declared, e.Value = t.String(), value
+		e := w.limitError(t, value, value)
 		return value, &e
 	}
 	switch r.state {

@@ -229,3 +229,18 @@ func pointerToken(key string) string {
 func tooLong(maxSize int) *Error {
 	return &Error{Err: ErrLimit, Detail: "JSON text longer than " + strconv.Itoa(maxSize) + " bytes"}
 }
+
+// stamp is err, an *Error about a value, as a call reports it: a copy that
+// names the type declared (t; nil for the call's own limits, which are no
+// type's: see walker.limitError) and the value found (v). Every entry point
+// stamps its errors here, as encoding/json's decoder adds the context of
+// its errors in one place (decodeState.addErrorContext); the path is
+// render's, which alone knows where a failure sits.
+func stamp(err error, t *Type, v any) Error {
+	e := *err.(*Error)
+	e.Declared, e.Value = "", v
+	if t != nil {
+		e.Declared = t.String()
+	}
+	return e
+}

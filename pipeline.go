@@ -43,7 +43,7 @@ const (
 // Check has nothing to find.
 func coerceText(o *Options, data []byte, t *Type, args bool, passed *bool) (out []byte, changes []Change, err error) {
 	if o.MaxSize > 0 && len(data) > o.MaxSize {
-		e := tooLong(o.MaxSize) // the call's limit, like the work budget's (walker.callLimit)
+		e := tooLong(o.MaxSize) // the call's limit, like the work budget's (walker.limitError)
 		e.Value = json.RawMessage(data)
 		return data, nil, e
 	}
@@ -222,11 +222,7 @@ func (w *textWalk) rawValue(data []byte, start, end int, t *Type) ([]byte, error
 	w.superseded, w.superKnown = w.supersededKeys(data[:end], start), true
 	_, r := w.rawInto(start, t, 0)
 	if w.limit != nil {
-		if w.stopAll {
-			return data, w.callLimit(json.RawMessage(data))
-		}
-		e := *w.limit
-		e.Declared, e.Value = t.String(), json.RawMessage(data)
+		e := w.limitError(t, json.RawMessage(data), json.RawMessage(data))
 		return data, &e
 	}
 	switch r.state {

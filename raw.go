@@ -148,18 +148,16 @@ func (w *textWalk) rawMembers(args []byte, start int, params *Type) (out []byte,
 				return nil, true, nil
 			}
 			if w.limit != nil {
-				if w.stopAll {
-					if !w.superKnown {
-						// A later key might repeat one evaluated already,
-						// and change how much work the walk takes.
-						return nil, true, nil
-					}
-					return args, false, w.callLimit(json.RawMessage(args))
+				if w.stopAll && !w.superKnown {
+					// A later key might repeat one evaluated already, and
+					// change how much work the walk takes.
+					return nil, true, nil
 				}
-				e := *w.limit
 				hi, _ = jsonwire.Skip(args, lo, 0, 1<<30)
-				e.Declared, e.Value = ft.String(), json.RawMessage(args[lo:hi])
-				w.limit = nil
+				e := w.limitError(ft, json.RawMessage(args[lo:hi]), json.RawMessage(args))
+				if w.stopAll {
+					return args, false, &e
+				}
 				r = result{state: failed, fail: leafFailure(e)}
 			}
 			switch r.state {

@@ -69,17 +69,16 @@ const maxReplyValues = 100
 func (s *Schema) FromReply(reply string) ([]byte, error) {
 	o := &s.opts
 	if o.MaxSize > 0 && len(reply) > o.MaxSize {
-		e := tooLong(o.MaxSize)
-		e.Declared, e.Value = s.root.String(), reply
-		return nil, e
+		e := stamp(tooLong(o.MaxSize), s.root, reply)
+		return nil, &e
 	}
 	text := []byte(reply)
 	sc := replyScan{text: text, root: s.root, maxDepth: o.maxDepth(), other: -1}
 	sc.scan()
 	countWork(sc.work)
 	if sc.stop != nil {
-		sc.stop.Declared, sc.stop.Value = s.root.String(), reply
-		return nil, sc.stop
+		e := stamp(sc.stop, s.root, reply)
+		return nil, &e
 	}
 	if len(sc.values) > maxReplyValues {
 		return nil, &Error{Declared: s.root.String(), Value: reply, Err: ErrLimit,

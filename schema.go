@@ -293,15 +293,12 @@ func (s *Schema) coerceMore(pf *fitter, args map[string]any) (map[string]any, er
 		r := w.one(v, ft, 1, false)
 		w.settleResult(&r, v, ft)
 		if w.limit != nil {
+			// Where the budget runs out depends on the order Go iterates
+			// args in: its error is the call's, not a parameter's.
+			e := w.limitError(ft, v, args)
 			if w.stopAll {
-				// Where the budget runs out depends on the order Go
-				// iterates args in: the error is the call's, not a
-				// parameter's.
-				return args, w.callLimit(args)
+				return args, &e
 			}
-			e := *w.limit
-			e.Declared, e.Value = ft.String(), v
-			w.limit = nil
 			r = result{state: failed, fail: leafFailure(e)}
 		}
 		at := child{key: k, index: -1}

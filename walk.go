@@ -170,15 +170,13 @@ type changeKid struct {
 
 // fail is a failed result with an error about v itself.
 func (w *walker) fail(v any, t *Type, sentinel error, detail string) result {
-	return w.leafResult(Error{Declared: t.String(), Value: v, Err: sentinel, Detail: detail})
+	return w.leafResult(stamp(&Error{Err: sentinel, Detail: detail}, t, v))
 }
 
 // failWith is fail with an error that knows what went wrong but not where
 // or against which type: from the codec, or a conversion's template.
 func (w *walker) failWith(v any, t *Type, err error) result {
-	e := *err.(*Error)
-	e.Declared, e.Value = t.String(), v
-	return w.leafResult(e)
+	return w.leafResult(stamp(err, t, v))
 }
 
 // leafResult is a failed result with error e about the value itself. The
@@ -244,16 +242,21 @@ func (w *walker) spend(n int) bool {
 	return true
 }
 
-// callLimit is the error of a call its work budget stopped, for args, the
-// value or the arguments it was given. It is the call's: no declared type
-// and found value set side by side as if their kinds disagreed (the
-// arguments are an object, as declared), and no path, since where the
-// budget runs out depends on the order of the work (README, "Rules we
-// chose"). Every entry point reports it alike.
-func (w *walker) callLimit(args any) *Error {
-	e := *w.limit
-	e.Declared, e.Value = "", args
-	return &e
+// limitError is the error of the value v, declared t, that a limit
+// stopped (w.limit), for a call given args. The work budget's is the
+// call's (w.stopAll): no declared type and found value set side by side
+// as if their kinds disagreed (the arguments are an object, as declared),
+// and no path, since where the budget runs out depends on the order of
+// the work (README, "Rules we chose"). A value too deep is the value's;
+// the walk then goes on past it (w.limit is cleared). Every entry point
+// reports them alike.
+func (w *walker) limitError(t *Type, v, args any) Error {
+	if w.stopAll {
+		return stamp(w.limit, nil, args)
+	}
+	e := stamp(w.limit, t, v)
+	w.limit = nil
+	return e
 }
 
 // push appends n fitting results and returns the index of the first.
