@@ -40,15 +40,6 @@ func (s *Schema) Check(args map[string]any) error {
 	return c.report(s.root, args)
 }
 
-// limitError is the error of a call its work budget stopped, in the words
-// of every entry point.
-func (c *checker) limitError(args any) error {
-	w := walker{o: *c.o}
-	w.stop(workDetail(c.o), true)
-	e := w.limitError(nil, args, args)
-	return &e
-}
-
 // CheckJSON is Check for arguments as JSON text, read as CoerceJSON reads
 // them (jsonwire, within MaxDepth and MaxSize, near-JSON repaired where it
 // has one reading). JSON null is no arguments,
@@ -111,39 +102,27 @@ func (s *Schema) checkText(args []byte) error {
 // (find). Both count their work against the call's budget, so that Go
 // values sharing their maps cost no more here than in coercion.
 type checker struct {
-	o        *Options
-	work     int
-	budget   int
-	maxDepth int
-	spent    bool     // the budget ran out
-	errs     []*Error // the findings, in path order
-	path     []byte
+	o     *Options
+	meter          // the walker's, counting one a value met against a type
+	errs  []*Error // the findings, in path order
+	path  []byte
 }
 
 func newChecker(o *Options, textBudget int) *checker {
-	return &checker{o: o, budget: o.maxWork() + textBudget, maxDepth: o.maxDepth()}
-}
-
-// spend counts one value met against one type.
-func (c *checker) spend() bool {
-	if c.work++; c.work > c.budget {
-		c.spent = true
-		return false
-	}
-	return true
+	return &checker{o: o, meter: meter{maxDepth: o.maxDepth(), maxWork: o.maxWork(), budget: o.maxWork() + textBudget}}
 }
 
 // report runs find and returns its findings as Check's error. A call
 // whose first walk (ok) ran out of budget is not walked again: the second
 // would too.
-func (c *checker) report(t *Type, args map[string]any) error {
-	if c.spent {
-		return c.limitError(args)
+func (c *checker) report(t *Type, args any) error {
+	if c.limit == nil {
+		c.work = 0
+		c.find(t, args, 0)
 	}
-	c.work = 0
-	c.find(t, args, 0)
-	if c.spent {
-		return c.limitError(args)
+	if c.limit != nil {
+		e := c.limitError(nil, args, args)
+		return &e
 	}
 	switch len(c.errs) {
 	case 0:
@@ -196,7 +175,7 @@ func (c *checker) ok(t *Type, v any, depth int) bool {
 	if t.isAny() && t.Enum() == nil {
 		return true
 	}
-	if !c.spend() {
+	if !c.spend(1) {
 		return false
 	}
 	j := c.judge(t, v, depth)
@@ -237,7 +216,7 @@ func (c *checker) ok(t *Type, v any, depth int) bool {
 // find appends the findings of v at t to c.errs, in path order, keys
 // sorted, stopping at maxErrors or when the budget runs out.
 func (c *checker) find(t *Type, v any, depth int) {
-	if t.isAny() && t.Enum() == nil || c.spent || len(c.errs) >= maxErrors || !c.spend() {
+	if t.isAny() && t.Enum() == nil || c.limit != nil || len(c.errs) >= maxErrors || !c.spend(1) {
 		return
 	}
 	j := c.judge(t, v, depth)
@@ -292,7 +271,7 @@ func (c *checker) find(t *Type, v any, depth int) {
 		}
 		n := len(c.path)
 		for i, e := range x {
-			if len(c.errs) >= maxErrors || c.spent {
+			if len(c.errs) >= maxErrors || c.limit != nil {
 				break
 			}
 			c.path = strconv.AppendInt(append(c.path, '/'), int64(i), 10)
@@ -371,8 +350,8 @@ func tokenInEnum(enum []any, tok []byte, maxDepth int) bool {
 
 // workDetail is the detail of the error of a call its work budget stopped,
 // in the words of every entry point (walker.spend).
-func workDetail(o *Options) string {
-	return "the call needs more work than Options.MaxWork (" + strconv.Itoa(o.maxWork()) + ") allows"
+func workDetail(maxWork int) string {
+	return "the call needs more work than Options.MaxWork (" + strconv.Itoa(maxWork) + ") allows"
 }
 
 // nearestNames lists names by their edit distance to s, nearest first,

@@ -179,7 +179,7 @@ func (w *walker) finish(value any, t *Type, r result) (any, error) {
 	case failed:
 		return value, render(w.failureOf(&r), "")
 	case converted:
-		w.report(r.chg, "")
+		r.chg.report(w.o.OnChange, "")
 		return r.out, nil
 	}
 	return value, nil
@@ -230,26 +230,27 @@ func countWork(n int) {
 	}
 }
 
-// report hands the changes to OnChange, in path order.
-func (w *walker) report(c *changes, path string) {
-	if w.o.OnChange == nil || c == nil {
+// report hands the changes to onChange, if set, in path order, each
+// path under path.
+func (c *changes) report(onChange func(Change), path string) {
+	if onChange == nil || c == nil {
 		return
 	}
-	w.reportAt(c, []byte(path))
+	c.reportAt(onChange, []byte(path))
 }
 
 // reportAt is report with the path in a buffer that grows and shrinks as
 // the tree is walked: a path is made a string only for a change, so that
 // a deep tree does not build the path of every level it passes.
-func (w *walker) reportAt(c *changes, path []byte) []byte {
+func (c *changes) reportAt(onChange func(Change), path []byte) []byte {
 	for _, ch := range c.own {
 		ch.Path = string(path) + ch.Path
-		w.o.OnChange(ch)
+		onChange(ch)
 	}
 	slices.SortFunc(c.kids, func(a, b changeKid) int { return a.at.compare(b.at) })
 	for _, k := range c.kids {
 		n := len(path)
-		path = w.reportAt(k.c, k.at.appendToken(path))[:n]
+		path = k.c.reportAt(onChange, k.at.appendToken(path))[:n]
 	}
 	return path
 }

@@ -235,7 +235,7 @@ func (w *textWalk) rawValue(data []byte, start, end int, t *Type) ([]byte, error
 	if w.out != nil {
 		out = append(w.out, data[w.pos:]...)
 	}
-	w.report(r.chg, "")
+	r.chg.report(w.o.OnChange, "")
 	return out, nil
 }
 

@@ -176,7 +176,7 @@ func (w *textWalk) rawMembers(args []byte, start int, params *Type) (out []byte,
 	if w.out != nil {
 		out = append(w.out, args[w.pos:]...)
 	}
-	w.report(chg, "")
+	chg.report(w.o.OnChange, "")
 	if fail != nil {
 		return out, false, render(fail, "")
 	}

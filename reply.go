@@ -174,18 +174,7 @@ func checkValue(o *Options, t *Type, text []byte) error {
 	if c.ok(t, v, 0) {
 		return nil
 	}
-	if !c.spent {
-		c.work = 0
-		c.find(t, v, 0)
-	}
-	if c.spent {
-		return c.limitError(v)
-	}
-	errs := make([]error, len(c.errs))
-	for i, e := range c.errs {
-		errs[i] = e
-	}
-	return errors.Join(errs...)
+	return c.report(t, v)
 }
 
 // unread returns a copy of err when it says that a value's text could not

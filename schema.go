@@ -315,11 +315,11 @@ func (s *Schema) coerceMore(pf *fitter, args map[string]any) (map[string]any, er
 	}
 	if !walking {
 		if chg != nil { // quickScalar's, for a listener
-			(&walker{o: s.opts}).report(chg, "")
+			chg.report(s.opts.OnChange, "")
 		}
 		return out, nil // nothing failed
 	}
-	w.report(chg, "")
+	chg.report(w.o.OnChange, "")
 	if fail != nil {
 		return out, render(fail, "")
 	}

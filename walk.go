@@ -24,19 +24,36 @@ import (
 // JSON text inside a string is parsed once in the same way, however many
 // members want it parsed.
 type walker struct {
-	o        Options
-	maxDepth int
-	work     int    // values visited times the types they met
-	scanned  int    // bytes of JSON text parsed
-	lazies   int    // lazyTexts made: settleResult looks for them below a result
-	budget   int    // work allowed before the call fails with ErrLimit
-	limit    *Error // set when the call must stop: too deep, or too much work
-	stopAll  bool   // the limit is the work budget: every parameter stops
+	o         Options
+	textCodec     // the call's limits (meter), and the JSON text inside values
+	lazies    int // lazyTexts made: settleResult looks for them below a result
 
 	// The scratch stacks of the evaluations in progress, taken from a pool
 	// when the call first needs them (see ensure): converting one scalar
 	// needs none.
 	*scratch
+}
+
+// A meter is what a call may do and has done: the depth it may reach, the
+// work it may do and has done, and the limit that stopped it, if one did.
+type meter struct {
+	maxDepth int
+	maxWork  int    // Options.MaxWork as set (or its default), for the error
+	work     int    // values visited times the types they met
+	scanned  int    // bytes of JSON text parsed
+	budget   int    // work allowed before the call fails with ErrLimit
+	limit    *Error // set when the call must stop: too deep, or too much work
+	stopAll  bool   // the limit is the work budget: every parameter stops
+}
+
+// A textCodec reads and writes the JSON text a walk finds inside values,
+// and that it makes of them (text in a string, a container declared
+// string), within the call's limits (its meter: the text read adds to
+// the budget what it costs; MaxSize bounds what is read and written).
+type textCodec struct {
+	meter
+	maxSize   int  // Options.MaxSize
+	useNumber bool // Options.UseNumber
 }
 
 // scratch holds the stacks of a walker's evaluations in progress.
@@ -59,7 +76,8 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 // newWalker returns a walker for a call whose fitter has already done
 // spent units of work: both share one budget.
 func newWalker(o Options, spent int) walker {
-	return walker{o: o, maxDepth: o.maxDepth(), budget: o.maxWork(), work: spent}
+	m := meter{maxDepth: o.maxDepth(), maxWork: o.maxWork(), budget: o.maxWork(), work: spent}
+	return walker{o: o, textCodec: textCodec{meter: m, maxSize: o.MaxSize, useNumber: o.UseNumber}}
 }
 
 // ensure gives w its scratch.
@@ -124,9 +142,9 @@ type failure struct {
 
 // failAt adds the failure of r, at child at, to f, which it allocates on
 // first use.
-func (w *walker) failAt(f *failure, at child, r *result) *failure {
+func (w *scratch) failAt(f *failure, at child, r *result) *failure {
 	if f == nil {
-		f = w.newFailure()
+		f = newFailure()
 	}
 	f.kids = append(f.kids, failKid{at, w.failureOf(r)})
 	return f
@@ -149,7 +167,7 @@ const failWork = 64
 // union members that lose, and a value that fails is one the walk visited,
 // so the work budget bounds them; the call's error reports the first
 // maxErrors of those that remain, in path order.
-func (w *walker) newFailure() *failure { return &failure{} }
+func newFailure() *failure { return &failure{} }
 
 type failKid struct {
 	at child
@@ -198,7 +216,7 @@ func (w *walker) leafResult(e Error) result {
 }
 
 // failureOf returns the failure of a failed result, made now if need be.
-func (w *walker) failureOf(r *result) *failure {
+func (w *scratch) failureOf(r *result) *failure {
 	if r.fail == nil && r.leaf > 0 {
 		r.fail, r.leaf = leafFailure(w.leaves[r.leaf-1]), 0
 	}
@@ -218,14 +236,14 @@ func (w *walker) convert(v any, t *Type, out any, r Rule) result {
 // than MaxDepth (the parameter fails), or the work budget spent (the call
 // fails). Where the limit is met depends on the order Go iterates maps in,
 // so the error names only the parameter, which keeps errors deterministic.
-func (w *walker) stop(detail string, all bool) {
+func (w *meter) stop(detail string, all bool) {
 	if w.limit == nil {
 		w.limit = &Error{Err: ErrLimit, Detail: detail}
 		w.stopAll = all
 	}
 }
 
-func (w *walker) tooDeep() {
+func (w *meter) tooDeep() {
 	w.stop("nesting deeper than "+strconv.Itoa(w.maxDepth), false)
 }
 
@@ -233,10 +251,10 @@ func (w *walker) tooDeep() {
 // The error names Options.MaxWork as set (or its default), the number a
 // reader can find in the code that set it, not the budget of the call,
 // which the JSON text it reads adds to.
-func (w *walker) spend(n int) bool {
+func (w *meter) spend(n int) bool {
 	w.work += n
 	if w.work > w.budget {
-		w.stop(workDetail(&w.o), true)
+		w.stop(workDetail(w.maxWork), true)
 		return false
 	}
 	return true
@@ -250,7 +268,7 @@ func (w *walker) spend(n int) bool {
 // the work (README, "Rules we chose"). A value too deep is the value's;
 // the walk then goes on past it (w.limit is cleared). Every entry point
 // reports them alike.
-func (w *walker) limitError(t *Type, v, args any) Error {
+func (w *meter) limitError(t *Type, v, args any) Error {
 	if w.stopAll {
 		return stamp(w.limit, nil, args)
 	}
@@ -260,7 +278,7 @@ func (w *walker) limitError(t *Type, v, args any) Error {
 }
 
 // push appends n fitting results and returns the index of the first.
-func (w *walker) push(n int) int {
+func (w *scratch) push(n int) int {
 	base := len(w.res)
 	w.res = slices.Grow(w.res, n)[:base+n]
 	clear(w.res[base:])
@@ -268,19 +286,19 @@ func (w *walker) push(n int) int {
 	return base
 }
 
-func (w *walker) pushType(t *Type) {
+func (w *scratch) pushType(t *Type) {
 	w.types = append(w.types, t)
 	w.typesHigh = max(w.typesHigh, len(w.types))
 }
 
-func (w *walker) pushCand(c cand) {
+func (w *scratch) pushCand(c cand) {
 	w.cands = append(w.cands, c)
 	w.candsHigh = max(w.candsHigh, len(w.cands))
 }
 
 // addType adds t to the type set that starts at w.types[from] and returns
 // its index there.
-func (w *walker) addType(from int, t *Type) int {
+func (w *scratch) addType(from int, t *Type) int {
 	for i, u := range w.types[from:] {
 		if u == t {
 			return i
@@ -530,7 +548,7 @@ type lazyText struct {
 }
 
 // settle returns v, or the text a lazyText stands for, written now.
-func (w *walker) settle(v any) (any, error) {
+func (w *textCodec) settle(v any) (any, error) {
 	l, ok := v.(*lazyText)
 	if !ok {
 		return v, nil
@@ -593,7 +611,7 @@ func (w *walker) settleIn(orig, conv any) *failure {
 			set(text)
 		} else if f := w.settleIn(o, e); f != nil {
 			if fail == nil {
-				fail = w.newFailure()
+				fail = newFailure()
 			}
 			fail.kids = append(fail.kids, failKid{c, f})
 		}
@@ -624,7 +642,7 @@ func (w *walker) settleIn(orig, conv any) *failure {
 }
 
 // encode writes an object or array as compact JSON text for a string.
-func (w *walker) encode(v any, depth int) (string, error) {
+func (w *textCodec) encode(v any, depth int) (string, error) {
 	if err := w.checkGo(v, depth); err != nil {
 		return "", err
 	}
@@ -632,8 +650,8 @@ func (w *walker) encode(v any, depth int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if w.o.MaxSize > 0 && len(text) > w.o.MaxSize {
-		return "", tooLong(w.o.MaxSize)
+	if w.maxSize > 0 && len(text) > w.maxSize {
+		return "", tooLong(w.maxSize)
 	}
 	return text, nil
 }
@@ -660,22 +678,22 @@ func (w *walker) evalRawMessage(x json.RawMessage, es []*Type, rb, depth int) {
 // parse decodes JSON text found at depth, within MaxSize; the work
 // budget grows with the text, so that the text's own size never counts
 // against the caller.
-func (w *walker) parse(text []byte, depth int) (any, error) {
-	if w.o.MaxSize > 0 && len(text) > w.o.MaxSize {
-		return nil, tooLong(w.o.MaxSize)
+func (w *textCodec) parse(text []byte, depth int) (any, error) {
+	if w.maxSize > 0 && len(text) > w.maxSize {
+		return nil, tooLong(w.maxSize)
 	}
 	w.budget += workPerByte * len(text)
 	w.scanned += len(text)
-	return decodeJSON(text, w.o.UseNumber, w.maxDepth-depth)
+	return decodeJSON(text, w.useNumber, w.maxDepth-depth)
 }
 
-func (w *walker) parseString(text string, depth int) (any, error) {
-	if w.o.MaxSize > 0 && len(text) > w.o.MaxSize {
-		return nil, tooLong(w.o.MaxSize)
+func (w *textCodec) parseString(text string, depth int) (any, error) {
+	if w.maxSize > 0 && len(text) > w.maxSize {
+		return nil, tooLong(w.maxSize)
 	}
 	w.budget += workPerByte * len(text)
 	w.scanned += len(text)
-	return decodeJSON(text, w.o.UseNumber, w.maxDepth-depth)
+	return decodeJSON(text, w.useNumber, w.maxDepth-depth)
 }
 
 // evalGo evaluates a Go map, slice, array or struct of another type than
@@ -756,7 +774,7 @@ func (c *changes) with(inner *changes) *changes {
 // checkGo bounds the depth of a Go value of another type before it is
 // handed to encoding/json, which recurses without a limit: a value nested
 // deeper than MaxDepth, or cyclic, is an error instead of a stack overflow.
-func (w *walker) checkGo(v any, depth int) error {
+func (w *textCodec) checkGo(v any, depth int) error {
 	switch v.(type) {
 	case map[string]any, []any:
 		return nil // the encoder counts the depth of these itself
