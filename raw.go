@@ -367,7 +367,9 @@ func (w *textWalk) rawDecoded(i, end int, t *Type, depth int) result {
 		return r
 	case converted:
 		if c := w.data[i]; c == '{' || c == '[' {
-			w.writeOver(i, val, out)
+			if _, err := w.writeOver(i, val, out); err != nil {
+				return w.failWith(val, t, err) // the caller puts the text back
+			}
 			return r
 		}
 	case fits: // the decoded value fits where the text did not (5.0 for a Go integer): write it as decoded
@@ -704,7 +706,7 @@ func kindValue(tk typeKind) any {
 // space), and only the values that changed are written anew. An object or
 // array whose keys or length changed is written whole. It returns where
 // the value ends; the text is read once, whatever its depth.
-func (w *textWalk) writeOver(i int, orig, conv any) int {
+func (w *textWalk) writeOver(i int, orig, conv any) (end int, err error) {
 	data := w.data
 	switch o := orig.(type) {
 	case map[string]any:
@@ -722,12 +724,12 @@ func (w *textWalk) writeOver(i int, orig, conv any) int {
 			}
 			if w.supersededAt(keyQuote) { // a later occurrence decides
 				j, _ = jsonwire.Skip(data, v, 0, 1<<30)
-			} else {
-				j = w.writeOver(v, o[key], c[key])
+			} else if j, err = w.writeOver(v, o[key], c[key]); err != nil {
+				return j, err
 			}
 			j, more, _ = jsonwire.Next(data, j, true)
 		}
-		return j
+		return j, nil
 	case []any:
 		c, ok := conv.([]any)
 		if !ok || len(c) != len(o) {
@@ -735,17 +737,19 @@ func (w *textWalk) writeOver(i int, orig, conv any) int {
 		}
 		j, more, _ := jsonwire.Open(data, i, 0, 1<<30)
 		for n := 0; more; n++ {
-			j = w.writeOver(j, o[n], c[n])
+			if j, err = w.writeOver(j, o[n], c[n]); err != nil {
+				return j, err
+			}
 			j, more, _ = jsonwire.Next(data, j, false)
 		}
-		return j
+		return j, nil
 	}
-	end, _ := jsonwire.Skip(data, i, 0, 1<<30)
+	end, _ = jsonwire.Skip(data, i, 0, 1<<30)
 	if !sameValue(orig, conv) {
 		w.splice(i, end)
-		w.out, _ = appendJSON(w.out, conv, 0) // settled: it was written once already
+		w.out, err = appendJSON(w.out, conv, 0)
 	}
-	return end
+	return end, err
 }
 
 // sameKeys reports whether two maps of the same length have the same keys.
