@@ -132,6 +132,31 @@ func (w *walker) named(r result, u *Type) result {
 	return r
 }
 
+// soleMember is choose's answer, known before any member is evaluated,
+// for an object or array (kind k) met by union u: its one member of that
+// kind, where no other member can take such a value (a string member
+// takes it as JSON text, and WrapScalars lets an array member wrap it),
+// so that whatever that member makes of it is the union's result (named
+// by named). nil where the members must be evaluated together.
+func (o *Options) soleMember(u *Type, k kind) *Type {
+	if u.enum != nil || o.WrapScalars {
+		return nil
+	}
+	var one *Type
+	for _, m := range u.members {
+		switch {
+		case m.isAny() || m.kind == typeString || m.kind == typeUnion:
+			return nil
+		case m.kind.valueKind() == k:
+			if one != nil {
+				return nil
+			}
+			one = m
+		}
+	}
+	return one
+}
+
 // choose is the rule of chooseKind: the index in rs (the results of es)
 // of the member whose result is the union's, or -1 when the value is kept
 // as it is.
@@ -214,8 +239,8 @@ func choose(k kind, u *Type, es []*Type, rs []result) int {
 // with what it has made of the container so far.
 type cand struct {
 	t    *Type
-	j    int // the type's index in the evaluation's types
-	k    int // the current member's type in the member evaluation's types; -1: any
+	j    int32 // the type's index in the evaluation's types
+	k    int32 // the current member's type in the member evaluation's types; -1: any
 	arr  []any
 	obj  map[string]any
 	fail *failure
@@ -326,7 +351,7 @@ func (w *walker) containerCands(v any, tk typeKind, es []*Type, rb int) (cb int,
 		switch {
 		case t.isAny():
 		case t.kind == tk && (t.constrains() || t.keyed):
-			w.pushCand(cand{t: t, j: j})
+			w.pushCand(cand{t: t, j: int32(j)})
 		case t.kind == tk:
 		case t.kind == typeString:
 			text = true
@@ -346,7 +371,7 @@ func (w *walker) member(x any, at child, e any, cb, depth int, owned, inPlace bo
 		c.k = -1
 		if c.t.constrains() {
 			if ct := at.of(c.t); !ct.isAny() {
-				c.k = w.addType(tb, ct)
+				c.k = int32(w.addType(tb, ct))
 			}
 		}
 		if c.t.closed && at.index < 0 && !c.t.known(at.key) {
@@ -373,7 +398,7 @@ func (w *walker) member(x any, at child, e any, cb, depth int, owned, inPlace bo
 	if w.limit == nil {
 		for ci := cb; ci < n; ci++ {
 			if c := &w.cands[ci]; c.k >= 0 {
-				c.take(w, at, e, &w.res[r0+c.k], x, inPlace)
+				c.take(w, at, e, &w.res[r0+int(c.k)], x, inPlace)
 			}
 		}
 	}
@@ -435,7 +460,7 @@ func (w *walker) evalObject(x map[string]any, es []*Type, rb, depth int, owned b
 // cb on, into w.res from rb, and drops the candidates.
 func (w *walker) results(x any, cb, rb int) {
 	for ci := cb; ci < len(w.cands); ci++ {
-		w.res[rb+w.cands[ci].j] = w.cands[ci].result(x)
+		w.res[rb+int(w.cands[ci].j)] = w.cands[ci].result(x)
 	}
 	clear(w.cands[cb:])
 	w.cands = w.cands[:cb]

@@ -240,6 +240,10 @@ func (w *textWalk) rawInto(i int, t *Type, depth int) (int, result) {
 	case t.kind == typeUnion && k != kindObject && k != kindArray:
 		return w.rawScalarOfUnion(i, k, t, depth)
 	case t.kind == typeUnion:
+		if m := w.o.soleMember(t, k); m != nil { // Optional[T], the usual union: T's walk, in place
+			end, r := w.rawInto(i, m, depth)
+			return end, w.named(r, t)
+		}
 		return w.rawUnionInto(i, t, depth)
 	case k == kindObject || k == kindArray:
 		return w.rawContainerInto(i, k, t, depth)
@@ -268,21 +272,19 @@ func (w *textWalk) rawScalarOfUnion(i int, k kind, t *Type, depth int) (int, res
 	return end, w.rawDecoded(i, end, t, depth)
 }
 
-// rawUnionInto is rawInto for an object or array met by a union. One that
-// fits keeps its bytes (the fitter reads it, allocating nothing); any
-// other is decoded and converted as a value, by the walk that chooses
-// among a union's members (choose.go), and written whole where it
-// converts: the text walk states no union rule of its own.
+// rawUnionInto is rawInto for an object or array met by a union whose
+// members must be evaluated together (see soleMember). One that fits
+// keeps its bytes (the fitter reads it, allocating nothing); any other is
+// decoded and converted as a value, by the walk that chooses among a
+// union's members (choose.go), and written over its text where it
+// converts (rawDecoded): the text walk states no union rule of its own.
 //
 //go:noinline
 func (w *textWalk) rawUnionInto(i int, t *Type, depth int) (int, result) {
 	f := newFitter(&w.o)
 	f.budget = w.budget - w.work
 	end, fits, _ := f.fitRaw(w.data, i, t, depth)
-	if !w.spend(f.work) {
-		return end, result{}
-	}
-	if fits {
+	if !w.spend(f.work) || fits {
 		return end, result{}
 	}
 	return end, w.rawDecoded(i, end, t, depth)
