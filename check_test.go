@@ -3,6 +3,8 @@ package coerce
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -274,5 +276,25 @@ func TestParseSchemaDoublingNamesLinear(t *testing.T) {
 	a, b := bytesFor(100), bytesFor(200)
 	if b/a > 3 {
 		t.Errorf("100 levels: %.0f bytes; 200 levels: %.0f bytes: more than linear", a, b)
+	}
+}
+
+// Check mode checks the coerced arguments once, at the end: a finding of
+// Check's is no parameter that failed to convert. The rule of nulls used to
+// coerce the rest with Check on, and then put back, as sent, every
+// parameter with a finding (FuzzOneAnswer found it).
+func TestCheckModeAfterANullIsRemoved(t *testing.T) {
+	s := mustSchema(t, Options{}, `{"type":"object","properties":{
+		"p": {"type":"object","properties":{"a":{"type":"string","enum":["celsius"]}}},
+		"q": {"type":"string"}}}`)
+	args := map[string]any{"p": "{'a': 0}", "q": nil}
+	want, err := s.Coerce(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantErr := s.Check(want)
+	got, gotErr := s.WithOptions(Options{Check: true}).Coerce(args)
+	if !reflect.DeepEqual(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || gotErr == nil {
+		t.Errorf("Coerce with Check = %v, %v; want Coerce then Check: %v, %v", got, gotErr, want, wantErr)
 	}
 }

@@ -361,6 +361,7 @@ func (s *Schema) coerceEdited(args map[string]any) (map[string]any, error) {
 	}
 	next := *s
 	next.opts.stage |= keysEdited
+	next.opts.Check = false // Coerce checks the result once, at the end
 	return next.Coerce(edited)
 }
 
@@ -370,6 +371,9 @@ func (s *Schema) coerceEdited(args map[string]any) (map[string]any, error) {
 func (s *Schema) coerceWithoutNulls(args, edited map[string]any, removed []Change) (map[string]any, error) {
 	next := *s
 	next.opts.stage |= nullsDropped
+	// Coerce checks the result once, at the end: a finding of Check's is
+	// no parameter that failed to convert, to be put back below.
+	next.opts.Check = false
 	var heard []Change
 	if s.opts.OnChange != nil {
 		next.opts.OnChange = func(c Change) { heard = append(heard, c) }
