@@ -30,14 +30,16 @@ func (f *fitter) fitRawMessage(raw json.RawMessage, t *Type, depth int) bool {
 // validated.
 func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, err *jsonwire.Error) {
 	fits = true
+	start := i
 	i, more, err := jsonwire.Open(data, i, 0, f.maxDepth)
 	checksKeys := f.check && params != nil && params.judgesKeys()
 	indexed := params != nil && params.index != nil && params.patterns == nil
 	var kc keyCheck
-	members, envelope := 0, false
+	var at shortMember // the member fitShort read the key of
+	members := 0
 	for more && err == nil {
 		members++
-		var at shortMember // the member fitShort read the key of
+		at.t = nil
 		if fits && indexed {
 			var stop shortStop
 			switch i, stop = f.fitShort(data, i, params, &kc, &at); stop {
@@ -79,9 +81,6 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 			default:
 				ft = rawField(params, data[keyStart:keyEnd], escaped)
 			}
-			if members == 1 && ft == params.rest && f.keyRules != nil {
-				envelope = mayUnwrap(f.keyRules, params, data[keyStart:keyEnd]) && !escaped
-			}
 			if f.keyRules != nil && !f.keyEdits {
 				// Only a key no property claims, a null or a placeholder
 				// can need an edit.
@@ -112,10 +111,21 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 	if err != nil {
 		return 0, false, err
 	}
-	if envelope && members == 1 {
+	if members == 1 && f.keyRules != nil && f.envelopeAt(data, start, params) {
 		f.envelope, fits = true, false // the rule of envelopes may read it
 	}
 	return i, fits && (!checksKeys || kc.ok(params)), nil
+}
+
+// envelopeAt reports whether the one member of the argument object at
+// data[start] has the key of an envelope the rule of envelopes may remove
+// (mayUnwrap): one no property of params claims. It reads the key again,
+// once per call, rather than ask of every key as fitArgs reads it.
+func (f *fitter) envelopeAt(data []byte, start int, params *Type) bool {
+	i, _, _ := jsonwire.Open(data, start, 0, f.maxDepth)
+	keyStart, keyEnd, escaped, _, err := jsonwire.Key(data, i)
+	return err == nil && !escaped && params != nil && rawField(params, data[keyStart:keyEnd], false) == params.rest &&
+		mayUnwrap(f.keyRules, params, data[keyStart:keyEnd])
 }
 
 // Where fitShort stopped.
@@ -485,8 +495,9 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 	checksKeys := f.check && k == kindObject && t.judgesKeys()
 	indexed := k == kindObject && t.index != nil && t.patterns == nil
 	var kc keyCheck
+	var at shortMember // the member fitShort read the key of
 	for n := 0; more; n++ {
-		var at shortMember // the member fitShort read the key of
+		at.t = nil
 		if fits && indexed {
 			var stop shortStop
 			switch i, stop = f.fitShort(data, i, t, &kc, &at); stop {

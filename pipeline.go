@@ -109,7 +109,7 @@ func coerceText(o *Options, data []byte, t *Type, args bool, passed *bool) (out 
 			out, changes, err := coerceText(&next, edited, t, args, nil)
 			return out, append(edits, changes...), err
 		}
-	case o.dropsNulls() && t != nil && t.nullsBelow && bytes.Contains(data, []byte("null")):
+	case o.dropsNulls() && t != nil && t.nullsInside && bytes.Contains(data, []byte("null")):
 		// Every call that does not fit goes through the editor of nulls,
 		// whatever the fitter stopped at: a null below the parameters may
 		// come after what made it stop.
