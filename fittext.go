@@ -117,17 +117,6 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 	return i, fits && (!checksKeys || kc.ok(params)), nil
 }
 
-// envelopeAt reports whether the one member of the argument object at
-// data[start] has the key of an envelope the rule of envelopes may remove
-// (mayUnwrap): one no property of params claims. It reads the key again,
-// once per call, rather than ask of every key as fitArgs reads it.
-func (f *fitter) envelopeAt(data []byte, start int, params *Type) bool {
-	i, _, _ := jsonwire.Open(data, start, 0, f.maxDepth)
-	keyStart, keyEnd, escaped, _, err := jsonwire.Key(data, i)
-	return err == nil && !escaped && params != nil && rawField(params, data[keyStart:keyEnd], false) == params.rest &&
-		mayUnwrap(f.keyRules, params, data[keyStart:keyEnd])
-}
-
 // Where fitShort stopped.
 type shortStop uint8
 
