@@ -341,7 +341,6 @@ func (c rawChild) known(t *Type) bool {
 	return t.patterns != nil && t.patterns.match(c.key) != 0
 }
 
-// is reports whether the member's key is k.
 // same reports whether two keys of one object are the same key.
 func (c rawChild) same(d rawChild) bool {
 	if !c.escaped && !d.escaped {
@@ -363,6 +362,7 @@ func (c rawChild) prop(t *Type) *Type {
 	return pt
 }
 
+// is reports whether the member's key is k.
 func (c rawChild) is(k string) bool {
 	if c.escaped {
 		return jsonwire.Unescape(c.key) == k

@@ -343,8 +343,10 @@ func (s *Schema) fitParams(f *fitter, args map[string]any) bool {
 		if v == nil && s.opts.dropsNull(t, p.name, p.t) || !f.fitQuick(v, p.t, 1) {
 			return false
 		}
-		if ph != nil && ph[i] != 0 && absenceOf(v).in(ph[i]) && s.opts.dropsAbsent(t, p.name, p.t, absenceOf(v)) {
-			return false // a placeholder that fits, but that Check would refuse
+		if ph != nil && ph[i] != 0 {
+			if a := absenceOf(v); a.in(ph[i]) && s.opts.dropsAbsent(t, p.name, p.t, a) {
+				return false // a placeholder that fits, but that Check would refuse
+			}
 		}
 	}
 	return found == len(args) || !s.opts.renames(t)
