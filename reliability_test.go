@@ -779,3 +779,37 @@ func TestSettleDoesNotFollowTheCallersCycles(t *testing.T) {
 		t.Errorf("the caller's map that holds itself was not kept: %#v", p["loop"])
 	}
 }
+
+// The walk over text meets unions two ways: Optional[T] is T's walk, in
+// place (soleMember), and a union whose members must be evaluated together
+// is decoded and converted by the value walk, once, however deep it is
+// (rawUnionInto). Chains of either, 4000 levels deep, take work linear in
+// their depth. (Their bytes allocated per unit cross the scratch pool's
+// limit between these sizes, as TestStringOrContainerUnionIsLinear's do,
+// and settle at about 3.5 KB a level for the second: counted here is the
+// work.)
+func TestUnionChainsInTextAreLinear(t *testing.T) {
+	deep := func(n int) []byte {
+		return []byte(`{"p":` + strings.Repeat(`{"n":"1","a":`, n) + `null` + strings.Repeat(`}`, n) + `}`)
+	}
+	for _, members := range []string{
+		`{"type":"null"}`,
+		`{"type":"object","properties":{"b":{"type":"string"}},"required":["b"]},{"type":"null"}`,
+	} {
+		s := mustSchema(t, Options{MaxDepth: 100000}, `{"$defs":{"N":{"anyOf":[{"type":"object",
+			"properties":{"a":{"$ref":"#/$defs/N"},"n":{"type":"integer"}}},`+members+`]}},
+			"type":"object","properties":{"p":{"$ref":"#/$defs/N"}}}`)
+		prev := 0
+		for _, n := range []int{500, 1000, 2000, 4000} {
+			w := workOf(t, func() {
+				if _, err := s.CoerceJSON(deep(n)); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if prev > 0 && w > 2*prev+64 {
+				t.Errorf("%s: size %d: work %d, more than twice the %d of half the size", members, n, w, prev)
+			}
+			prev = w
+		}
+	}
+}
