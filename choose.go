@@ -157,6 +157,40 @@ func (o *Options) soleMember(u *Type, k kind) *Type {
 	return one
 }
 
+// keyedChoice is choose's answer, known before any member is evaluated,
+// for an object that the discriminating keywords of union u's object
+// members tell apart: ms are those members, and ks[j] how the object
+// meets ms[j]'s keywords as rawKeys reads them from its keys and scalar
+// values (keysSat|keysAsIs: it satisfies them, and its coercion changes
+// nothing they read; 0: no coercion makes it satisfy them; keysUnsure:
+// only its coercion tells). Where exactly one member is satisfied and
+// every other is not, that member is choose's only candidate (its rule
+// 2), and no other member can keep the object as it is (rule 1 asks a
+// keyed member for keysAsIs; any and union members are not decided
+// here), so whatever that member makes of the object, converted or
+// failed, is the union's result (named by named). nil where the members
+// must be evaluated together.
+func keyedChoice(u *Type, ms []*Type, ks []keys) *Type {
+	if u.enum != nil {
+		return nil
+	}
+	for _, m := range u.members {
+		if m.isAny() || m.kind == typeUnion {
+			return nil
+		}
+	}
+	var one *Type
+	for j, m := range ms {
+		switch {
+		case ks[j] == keysSat|keysAsIs && one == nil:
+			one = m
+		case ks[j] != 0:
+			return nil
+		}
+	}
+	return one
+}
+
 // choose is the rule of chooseKind: the index in rs (the results of es)
 // of the member whose result is the union's, or -1 when the value is kept
 // as it is.

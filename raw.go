@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 
 	"github.com/coerce-go/coerce/internal/jsonwire"
 	"github.com/coerce-go/coerce/internal/nearjson"
@@ -244,6 +245,12 @@ func (w *textWalk) rawInto(i int, t *Type, depth int) (int, result) {
 			end, r := w.rawInto(i, m, depth)
 			return end, w.named(r, t)
 		}
+		if k == kindObject {
+			if m := w.keyedMember(i, t); m != nil { // the object's keys choose: that member's walk, in place
+				end, r := w.rawInto(i, m, depth)
+				return end, w.named(r, t)
+			}
+		}
 		return w.rawUnionInto(i, t, depth)
 	case k == kindObject || k == kindArray:
 		return w.rawContainerInto(i, k, t, depth)
@@ -288,6 +295,50 @@ func (w *textWalk) rawUnionInto(i int, t *Type, depth int) (int, result) {
 		return end, result{}
 	}
 	return end, w.rawDecoded(i, end, t, depth)
+}
+
+// keyedMember is keyedChoice for the object at w.data[i], met by union
+// u: the object's keys and scalar values are read as the fitter reads
+// them (rawKeys), and each value is passed over by its end (end), not
+// read, so that a walk of nested keyed unions reads each byte once.
+//
+//go:noinline
+func (w *textWalk) keyedMember(i int, u *Type) *Type {
+	var ms typeSet
+	keyed := false
+	for _, m := range u.members {
+		if m.kind == typeObject {
+			if ms.add(m) < 0 {
+				return nil
+			}
+			keyed = keyed || m.keyed
+		}
+	}
+	ts := ms.slice()
+	var ks [maxSet]keys
+	if keyed && len(ts) > 0 {
+		data := w.data
+		var kt rawKeys
+		kt.start(ts, 0)
+		i, more, _ := jsonwire.Open(data, i, 0, 1<<30)
+		for more {
+			if !w.spend(len(ts)) {
+				return nil
+			}
+			keyStart, keyEnd, escaped, next, _ := jsonwire.Key(data, i)
+			at := rawChild{key: data[keyStart:keyEnd], escaped: escaped, index: -1}
+			kt.key(ts, at)
+			i = w.end(next)
+			kt.value(ts, at, data[next:i])
+			i, more, _ = jsonwire.Next(data, i, true)
+		}
+		kt.finish(ts, &ks)
+	} else {
+		for j := range ts {
+			ks[j] = keysSat | keysAsIs
+		}
+	}
+	return keyedChoice(u, ts, ks[:len(ts)])
 }
 
 // rawScalarInto is rawInto for a string, number or boolean against a type
@@ -604,28 +655,32 @@ func (w *textWalk) rawWrongKind(i int, t *Type) (int, result) {
 // supersededKeys returns the offsets of the keys, in the valid JSON text
 // from data[start], that occur again later in the same object: nil when
 // no key does, the usual case. It reads each byte once, strings eight at a
-// time.
+// time, and leaves in w.boxes where each object and array ends (see end).
 func (w *textWalk) supersededKeys(data []byte, start int) map[int]bool {
 	var out map[int]bool
 	w.ensure()
-	stack, keys := w.frames[:0], w.spans[:0]
+	stack, keys, boxes := w.frames[:0], w.spans[:0], w.boxes[:0]
 	expectKey := false
 	for i := start; i < len(data); i++ {
 		switch data[i] {
 		case '{':
-			stack = append(stack, int32(len(keys)))
+			stack = append(stack, int32(len(boxes)))
+			boxes = append(boxes, box{open: int32(i), keys: int32(len(keys))})
 			expectKey = true
 		case '[':
-			stack = append(stack, -1)
+			stack = append(stack, int32(len(boxes)))
+			boxes = append(boxes, box{open: int32(i), keys: -1})
 		case '}', ']':
-			if from := stack[len(stack)-1]; from >= 0 {
-				out = markSuperseded(data, keys[from:], out)
-				keys = keys[:from]
+			b := &boxes[stack[len(stack)-1]]
+			b.end = int32(i + 1)
+			if b.keys >= 0 {
+				out = markSuperseded(data, keys[b.keys:], out)
+				keys = keys[:b.keys]
 			}
 			stack = stack[:len(stack)-1]
 			expectKey = false
 		case ',':
-			expectKey = len(stack) > 0 && stack[len(stack)-1] >= 0
+			expectKey = len(stack) > 0 && boxes[stack[len(stack)-1]].keys >= 0
 		case '"':
 			if expectKey {
 				lo, hi, escaped, next, _ := jsonwire.Key(data, i)
@@ -638,8 +693,27 @@ func (w *textWalk) supersededKeys(data []byte, start int) map[int]bool {
 			i = end - 1
 		}
 	}
-	w.frames, w.spans = stack, keys // kept for the next call
+	w.frames, w.spans, w.boxes = stack, keys, boxes // kept for the next call
 	return out
+}
+
+// A box is an object or array of the text the pre-pass read: where it
+// opens and ends, and, for an object, where its keys start on the
+// pre-pass's stack of keys (-1 for an array).
+type box struct{ open, end, keys int32 }
+
+// end returns where the valid JSON value at w.data[i] ends: a container's
+// end is looked up in the pre-pass's boxes, so that a walk that looks
+// past a value before it walks into it (keyedMember) reads no byte of it
+// twice, however deep the containers nest.
+func (w *textWalk) end(i int) int {
+	if c := w.data[i]; c != '{' && c != '[' {
+		end, _ := jsonwire.Skip(w.data, i, 0, 1)
+		return end
+	}
+	w.knowSuperseded()
+	n, _ := slices.BinarySearchFunc(w.boxes, int32(i), func(b box, at int32) int { return int(b.open - at) })
+	return int(w.boxes[n].end)
 }
 
 // sameKey reports whether two keys in data are the same key.

@@ -780,21 +780,26 @@ func TestSettleDoesNotFollowTheCallersCycles(t *testing.T) {
 	}
 }
 
-// The walk over text meets unions two ways: Optional[T] is T's walk, in
-// place (soleMember), and a union whose members must be evaluated together
-// is decoded and converted by the value walk, once, however deep it is
-// (rawUnionInto). Chains of either, 4000 levels deep, take work linear in
+// The walk over text meets unions three ways: Optional[T] is T's walk, in
+// place (soleMember); so is a union of objects whose keys choose a member
+// (keyedMember: required, closed and const keywords), which passes over
+// each value by the pre-pass's record of where it ends rather than read
+// it again; and a union whose members must be evaluated together is
+// decoded and converted by the value walk, once, however deep it is
+// (rawUnionInto). Chains of each, 4000 levels deep, take work linear in
 // their depth. (Their bytes allocated per unit cross the scratch pool's
 // limit between these sizes, as TestStringOrContainerUnionIsLinear's do,
-// and settle at about 3.5 KB a level for the second: counted here is the
+// and settle at about 3.5 KB a level for the last: counted here is the
 // work.)
 func TestUnionChainsInTextAreLinear(t *testing.T) {
 	deep := func(n int) []byte {
-		return []byte(`{"p":` + strings.Repeat(`{"n":"1","a":`, n) + `null` + strings.Repeat(`}`, n) + `}`)
+		return []byte(`{"p":` + strings.Repeat(`{"k":"a","n":"1","a":`, n) + `null` + strings.Repeat(`}`, n) + `}`)
 	}
 	for _, members := range []string{
-		`{"type":"null"}`,
-		`{"type":"object","properties":{"b":{"type":"string"}},"required":["b"]},{"type":"null"}`,
+		`{"type":"null"}`, // Optional[T]
+		`{"type":"object","properties":{"b":{"type":"string"}},"required":["b"]},{"type":"null"}`, // keys: b is missing
+		`{"type":"object","properties":{"k":{"const":"b"}}},{"type":"null"}`,                      // keys: k is not "b"
+		`{"type":"object","properties":{"b":{"type":"string"}}},{"type":"null"}`,                  // evaluated together
 	} {
 		s := mustSchema(t, Options{MaxDepth: 100000}, `{"$defs":{"N":{"anyOf":[{"type":"object",
 			"properties":{"a":{"$ref":"#/$defs/N"},"n":{"type":"integer"}}},`+members+`]}},

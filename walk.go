@@ -64,6 +64,7 @@ type scratch struct {
 	leaves  []Error   // the errors of failed results, until they are needed
 	frames  []int32   // supersededKeys' stack of open containers
 	spans   []keySpan // ... and of the keys of the open objects
+	boxes   []box     // ... and where each container of the text ends
 	top     []keySpan // the parameters' keys rawArgs has met, in topKeys
 	topKeys [16]keySpan
 	text    []byte // rawText's copy of the JSON text a string holds
@@ -103,8 +104,8 @@ func (w *walker) release() {
 	clear(s.cands[:s.candsHigh])
 	clear(s.leaves[:s.leavesHigh])
 	*s = scratch{types: s.types[:0], res: s.res[:0], cands: s.cands[:0], leaves: s.leaves[:0],
-		frames: s.frames[:0], spans: s.spans[:0], top: s.top[:0], text: s.text[:0]}
-	if cap(s.res) > 1<<12 || cap(s.cands) > 1<<12 || cap(s.types) > 1<<12 || cap(s.leaves) > 1<<12 || cap(s.text) > 1<<16 {
+		frames: s.frames[:0], spans: s.spans[:0], boxes: s.boxes[:0], top: s.top[:0], text: s.text[:0]}
+	if cap(s.res) > 1<<12 || cap(s.cands) > 1<<12 || cap(s.types) > 1<<12 || cap(s.leaves) > 1<<12 || cap(s.text) > 1<<16 || cap(s.boxes) > 1<<12 {
 		return // let an unusually large call's scratch go
 	}
 	scratchPool.Put(s)
