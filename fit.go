@@ -555,35 +555,6 @@ func (f *fitter) fitReflect(rv reflect.Value, ts []*Type, depth int) uint64 {
 	return mask
 }
 
-// keys says whether an object satisfies an object type's discriminating
-// keywords (required, additionalProperties: false, const and enum on its
-// properties), which choose among the members of a union.
-type keys uint8
-
-const (
-	keysSat    keys = 1 << iota // after each property's own coercion
-	keysAsIs                    // as the object is
-	keysUnsure                  // telling needs coercion, which the fitter leaves to the walker
-
-	// The same bits carry, in the walker's results, what a string's JSON
-	// text holds (the union rule measures such a string by it): text of
-	// an object or of an array, and whether that fits the type as it is.
-	keysTextObject
-	keysTextArray
-	keysTextFit
-)
-
-// textKind is the kind the JSON text of a string holds, if it was parsed.
-func (k keys) textKind() kind {
-	switch {
-	case k&keysTextObject != 0:
-		return kindObject
-	case k&keysTextArray != 0:
-		return kindArray
-	}
-	return 0
-}
-
 // keysOf tells how object v meets the keywords of object type t, without
 // converting anything: a property whose value needs coercion before it can
 // be compared with its const or enum makes the answer keysUnsure.

@@ -35,14 +35,13 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 	checksKeys := f.check && params != nil && params.judgesKeys()
 	indexed := params != nil && params.index != nil && params.patterns == nil
 	var kc keyCheck
-	var at shortMember // the member fitShort read the key of
 	members := 0
 	for more && err == nil {
 		members++
-		at.t = nil
+		var at shortMember // the member fitShort read the key of
 		if fits && indexed {
 			var stop shortStop
-			switch i, stop = f.fitShort(data, i, params, &kc, &at); stop {
+			switch i, stop, kc.seen, at = f.fitShort(data, i, params, kc.seen); stop {
 			case closed:
 				more = false
 				continue
@@ -145,14 +144,14 @@ type shortMember struct {
 // (one call, PlainInt, for an integer). It returns where it stopped and why,
 // and adds the required names it read to kc (check mode; every key it
 // reads is declared, so none is unknown).
-func (f *fitter) fitShort(data []byte, i int, t *Type, kc *keyCheck, at *shortMember) (int, shortStop) {
+func (f *fitter) fitShort(data []byte, i int, t *Type, seen uint64) (next int, stop shortStop, seenNow uint64, at shortMember) {
 	ix := t.index
 	var mt *Type // the member's type
 	var q, v int // the key's closing quote, the value's start
 	// The short table and the work count in registers: the loop stores
 	// nothing but f.work and kc.seen, on the way out.
 	short, mul, shift := ix.short, ix.shortMul, ix.shortShift&63
-	work, budget, seen := f.work, f.budget, kc.seen
+	work, budget := f.work, f.budget
 	for work < budget && i >= 0 && i+9 <= len(data) && data[i] == '"' {
 		// The key: ShortKey's, or a medium one of up to sixteen bytes,
 		// then a colon and at most one space.
@@ -262,20 +261,19 @@ func (f *fitter) fitShort(data []byte, i int, t *Type, kc *keyCheck, at *shortMe
 			i = jsonwire.Space(data, end+1)
 			continue
 		}
-		f.work, kc.seen = work, seen
+		f.work = work
 		if end < len(data) && data[end] == '}' {
-			return end + 1, closed
+			return end + 1, closed, seen, at
 		}
-		return end, afterValue
+		return end, afterValue, seen, at
 	}
-	f.work, kc.seen = work, seen
-	return i, atKey
+	f.work = work
+	return i, atKey, seen, at
 value:
 	// A member whose key it read, but not the value: the caller fits the
 	// value with its type, rather than read the key again.
-	f.work, kc.seen = work, seen
-	at.keyStart, at.keyEnd, at.t = i+1, q, mt
-	return jsonwire.Space(data, v), atValue
+	f.work = work
+	return jsonwire.Space(data, v), atValue, seen, shortMember{i + 1, q, mt}
 }
 
 // rawField is Type.field for a key as it stands in JSON text, between its
@@ -481,58 +479,22 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 		return 0, false, err
 	}
 	fits := true
-	checksKeys := f.check && k == kindObject && t.judgesKeys()
-	indexed := k == kindObject && t.index != nil && t.patterns == nil
-	var kc keyCheck
-	var at shortMember // the member fitShort read the key of
+	var kc keyCheck // in check mode, an object's keys
 	for n := 0; more; n++ {
-		at.t = nil
-		if fits && indexed {
+		var mt *Type // nil: only validate
+		if k == kindObject {
 			var stop shortStop
-			switch i, stop = f.fitShort(data, i, t, &kc, &at); stop {
+			if i, mt, fits, stop, err = f.objectMember(data, i, t, fits, &kc); err != nil {
+				return 0, false, err
+			}
+			switch stop {
 			case closed:
-				return i, !checksKeys || kc.ok(t), nil
+				return i, fits && (!f.check || kc.ok(t)), nil
 			case afterValue:
 				if i, more, err = jsonwire.Next(data, i, true); err != nil {
 					return 0, false, err
 				}
 				continue
-			}
-		}
-		var mt *Type // nil: only validate
-		if k == kindObject {
-			var key []byte
-			escaped := false
-			if at.t != nil {
-				key, mt = data[at.keyStart:at.keyEnd], at.t
-			} else if w, n, next, ok := jsonwire.ShortKey(data, i); ok {
-				key = data[i+1 : i+1+n]
-				if ix := t.index; fits && ix != nil && t.patterns == nil {
-					var found bool // shortField, without its call
-					if mt, found = ix.shortProp(w); !found {
-						mt = t.rest
-					}
-				} else if fits {
-					mt = shortField(t, w, key)
-				}
-				i = next
-			} else {
-				var keyStart, keyEnd, next int
-				keyStart, keyEnd, escaped, next, err = jsonwire.Key(data, i)
-				if err != nil {
-					return 0, false, err
-				}
-				key = data[keyStart:keyEnd]
-				if fits {
-					mt = rawField(t, key, escaped)
-				}
-				i = next
-			}
-			if fits && checksKeys {
-				kc.key(t, key, escaped)
-			}
-			if fits && f.nulls && f.unions == 0 && i < len(data) && data[i] == 'n' && nullGoesText(t, key, escaped) {
-				fits, mt = false, nil // the rule of nulls removes it: not as it is
 			}
 		} else if fits {
 			mt = t.item(n)
@@ -561,7 +523,62 @@ func (f *fitter) fitRawContainer(data []byte, i int, t *Type, k kind, depth int)
 			return 0, false, err
 		}
 	}
-	return i, fits && (!checksKeys || kc.ok(t)), nil
+	return i, fits && (!f.check || kc.ok(t)), nil
+}
+
+// objectMember reads the members of an object of type t from the key at
+// data[i]: those fitShort fits at once, then the key of the next, and
+// returns where its value starts, the type it meets (nil: only validate
+// it, once the object does not fit) and whether the object still fits:
+// not where the rule of nulls removes the member. stop says whether
+// fitShort read the object to its end (closed) or past a value
+// (afterValue). In check mode it notes the keys in kc. Out of line: its
+// state would otherwise sit in the frame of fitRawContainer, which a deep
+// value has at every level.
+//
+//go:noinline
+func (f *fitter) objectMember(data []byte, i int, t *Type, fits bool, kc *keyCheck) (int, *Type, bool, shortStop, *jsonwire.Error) {
+	var at shortMember // the member fitShort read the key of
+	if fits && t.index != nil && t.patterns == nil {
+		var stop shortStop
+		if i, stop, kc.seen, at = f.fitShort(data, i, t, kc.seen); stop == closed || stop == afterValue {
+			return i, nil, fits, stop, nil
+		}
+	}
+	var mt *Type
+	var key []byte
+	escaped := false
+	if at.t != nil {
+		key, mt = data[at.keyStart:at.keyEnd], at.t
+	} else if w, n, next, ok := jsonwire.ShortKey(data, i); ok {
+		key = data[i+1 : i+1+n]
+		if ix := t.index; fits && ix != nil && t.patterns == nil {
+			var found bool // shortField, without its call
+			if mt, found = ix.shortProp(w); !found {
+				mt = t.rest
+			}
+		} else if fits {
+			mt = shortField(t, w, key)
+		}
+		i = next
+	} else {
+		keyStart, keyEnd, esc, next, err := jsonwire.Key(data, i)
+		if err != nil {
+			return 0, nil, false, atKey, err
+		}
+		key, escaped = data[keyStart:keyEnd], esc
+		if fits {
+			mt = rawField(t, key, escaped)
+		}
+		i = next
+	}
+	if fits && f.check && t.judgesKeys() {
+		kc.key(t, key, escaped)
+	}
+	if fits && f.nulls && f.unions == 0 && i < len(data) && data[i] == 'n' && nullGoesText(t, key, escaped) {
+		fits, mt = false, nil // the rule of nulls removes it: not as it is
+	}
+	return i, mt, fits, atKey, nil
 }
 
 // fitRawUnion is fitUnion on JSON text.
@@ -763,130 +780,4 @@ func (f *fitter) fitRawChild(data []byte, i int, ts []*Type, mask uint64, cs *ty
 		}
 	}
 	return end, mask, err
-}
-
-// rawKeys tracks, while an object's members go by, how the object meets
-// the discriminating keywords of the keyed object types of a set.
-type rawKeys struct {
-	on bool
-	// enumKeys are the keys seen whose property has a const or enum: a
-	// second occurrence makes every keyed type unsure, so that the walker,
-	// which lets the last occurrence decide as a decoder does, chooses.
-	enumKeys [4]rawChild // the first ones: no allocation for the usual one or two
-	nEnum    int
-	more     []rawChild // the others
-	dup      bool
-	seen     [maxSet]uint64 // per type: which of its required keys were seen (the first 64)
-	lost     uint64         // types whose keywords the object cannot satisfy
-	unsure   uint64         // types whose keywords it may satisfy after coercion
-}
-
-func (kt *rawKeys) start(ts []*Type, mask uint64) {
-	for _, t := range ts {
-		kt.on = kt.on || t.keyed
-	}
-}
-
-func (kt *rawKeys) key(ts []*Type, key rawChild) {
-	if !kt.on {
-		return
-	}
-	for j, t := range ts {
-		if !t.keyed {
-			continue
-		}
-		if t.closed && !key.known(t) {
-			kt.lost |= 1 << j
-		}
-		for r, req := range t.required[:min(len(t.required), 64)] {
-			if key.is(req) {
-				kt.seen[j] |= 1 << r
-			}
-		}
-	}
-}
-
-// value compares the value of key with the const or enum of its property.
-func (kt *rawKeys) value(ts []*Type, key rawChild, tok []byte) {
-	noted := false
-	for j, t := range ts {
-		pt := key.prop(t)
-		if !t.keyed || pt == nil || pt.enum == nil {
-			continue
-		}
-		if !noted {
-			if noted = true; !kt.noteEnumKey(key) {
-				return
-			}
-		}
-		v, ok := rawScalar(tok)
-		switch {
-		case !ok || !fitScalarOrNull(v, pt) || respellable(v, pt):
-			kt.unsure |= 1 << j
-		case !enumHas(pt.enum, v):
-			kt.lost |= 1 << j
-		}
-	}
-}
-
-// noteEnumKey records key, whose property has a const or enum in some
-// type, once per object; it reports false if it was seen before.
-func (kt *rawKeys) noteEnumKey(key rawChild) bool {
-	for _, k := range kt.enumKeys[:kt.nEnum] {
-		if k.same(key) {
-			kt.dup = true
-			return false
-		}
-	}
-	for _, k := range kt.more {
-		if k.same(key) {
-			kt.dup = true
-			return false
-		}
-	}
-	if kt.nEnum < len(kt.enumKeys) {
-		kt.enumKeys[kt.nEnum] = key
-		kt.nEnum++
-	} else {
-		kt.more = append(kt.more, key)
-	}
-	return true
-}
-
-func (kt *rawKeys) finish(ts []*Type, ks *[maxSet]keys) {
-	if ks == nil {
-		return
-	}
-	for j, t := range ts {
-		switch {
-		case t.kind != typeObject:
-			ks[j] = 0
-		case !t.keyed:
-			ks[j] = keysSat | keysAsIs
-		case kt.dup:
-			ks[j] = keysUnsure
-		case kt.lost&(1<<j) != 0 || len(t.required) > 64 || kt.seen[j] != 1<<len(t.required)-1:
-			ks[j] = 0
-		case kt.unsure&(1<<j) != 0:
-			ks[j] = keysUnsure
-		default:
-			ks[j] = keysSat | keysAsIs
-		}
-	}
-}
-
-// rawScalar decodes a scalar JSON value for comparison with an enum;
-// ok is false for objects and arrays.
-func rawScalar(tok []byte) (any, bool) {
-	switch tokenKind(tok[0]) {
-	case kindObject, kindArray:
-		return nil, false
-	case kindNull:
-		return nil, true
-	case kindBool:
-		return tok[0] == 't', true
-	case kindNumber:
-		return json.Number(tok), true
-	}
-	return jsonwire.DecodeScalar(tok, false), true
 }

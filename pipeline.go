@@ -218,7 +218,7 @@ func repairText(o *Options, data []byte, t *Type, args bool, werr *jsonwire.Erro
 // Unmarshal into a slice, a map, a scalar): rawInto, as for a parameter.
 func (w *textWalk) rawValue(data []byte, start, end int, t *Type) ([]byte, error) {
 	w.ensure()
-	w.data = data
+	w.data, w.dataStart, w.dataEnd = data, start, end
 	w.superseded, w.superKnown = w.supersededKeys(data[:end], start), true
 	_, r := w.rawInto(start, t, 0)
 	if w.limit != nil {

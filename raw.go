@@ -60,7 +60,8 @@ type textWalk struct {
 	// superKnown; restart asks rawArgs to walk again (see knowSuperseded).
 	superseded          map[int]bool
 	superKnown, restart bool
-	dataStart, dataEnd  int // the arguments' object in data, for the pre-pass
+	boxed               bool // boxes holds the text's containers (see end)
+	dataStart, dataEnd  int  // the arguments' object in data, for the pre-pass
 
 	// The output (see rawArgs and splice).
 	data []byte
@@ -230,28 +231,15 @@ func (w *textWalk) splice(lo, hi int) {
 }
 
 // rawInto is the walk of the valid JSON value at w.data[i] against t: it
-// writes what converts (splice) and returns where the value ends. An
-// object or array that meets a union is the value walk's (rawUnionInto).
+// writes what converts (splice) and returns where the value ends. A value
+// that meets a union is rawUnion's.
 func (w *textWalk) rawInto(i int, t *Type, depth int) (int, result) {
 	k := tokenKind(w.data[i])
 	switch {
 	case w.limit != nil || !w.spend(walkCost):
-		end, _ := jsonwire.Skip(w.data, i, 0, 1<<30)
-		return end, result{}
-	case t.kind == typeUnion && k != kindObject && k != kindArray:
-		return w.rawScalarOfUnion(i, k, t, depth)
+		return w.rawSkip(i)
 	case t.kind == typeUnion:
-		if m := w.o.soleMember(t, k); m != nil { // Optional[T], the usual union: T's walk, in place
-			end, r := w.rawInto(i, m, depth)
-			return end, w.named(r, t)
-		}
-		if k == kindObject {
-			if m := w.keyedMember(i, t); m != nil { // the object's keys choose: that member's walk, in place
-				end, r := w.rawInto(i, m, depth)
-				return end, w.named(r, t)
-			}
-		}
-		return w.rawUnionInto(i, t, depth)
+		return w.rawUnion(i, k, t, depth)
 	case k == kindObject || k == kindArray:
 		return w.rawContainerInto(i, k, t, depth)
 	case k == kindNull:
@@ -263,6 +251,35 @@ func (w *textWalk) rawInto(i int, t *Type, depth int) (int, result) {
 // The cases of rawInto are functions of their own, kept out of line, so
 // that rawInto and rawContainerInto, the frames of every level of a deep
 // value, stay small: a value 10000 deep needs that many of each.
+
+// rawSkip passes over the value at w.data[i], once the call has stopped.
+//
+//go:noinline
+func (w *textWalk) rawSkip(i int) (int, result) {
+	end, _ := jsonwire.Skip(w.data, i, 0, 1<<30)
+	return end, result{}
+}
+
+// rawUnion is rawInto for a value of kind k met by union u. An object or
+// array that one member alone can take (Optional[T], the usual union), or
+// whose keys choose the member, is that member's walk, in place; another
+// is the value walk's (rawUnionInto).
+//
+//go:noinline
+func (w *textWalk) rawUnion(i int, k kind, u *Type, depth int) (int, result) {
+	if k != kindObject && k != kindArray {
+		return w.rawScalarOfUnion(i, k, u, depth)
+	}
+	m := w.o.soleMember(u, k)
+	if m == nil && k == kindObject {
+		m = w.keyedMember(i, u)
+	}
+	if m == nil {
+		return w.rawUnionInto(i, u, depth)
+	}
+	end, r := w.rawInto(i, m, depth)
+	return end, w.named(r, u)
+}
 
 // rawScalarOfUnion is rawInto for a scalar met by a union: one decode, and
 // the members convert it as they would the value (single, scalarUnion).
@@ -655,32 +672,28 @@ func (w *textWalk) rawWrongKind(i int, t *Type) (int, result) {
 // supersededKeys returns the offsets of the keys, in the valid JSON text
 // from data[start], that occur again later in the same object: nil when
 // no key does, the usual case. It reads each byte once, strings eight at a
-// time, and leaves in w.boxes where each object and array ends (see end).
+// time.
 func (w *textWalk) supersededKeys(data []byte, start int) map[int]bool {
 	var out map[int]bool
 	w.ensure()
-	stack, keys, boxes := w.frames[:0], w.spans[:0], w.boxes[:0]
+	stack, keys := w.frames[:0], w.spans[:0]
 	expectKey := false
 	for i := start; i < len(data); i++ {
 		switch data[i] {
 		case '{':
-			stack = append(stack, int32(len(boxes)))
-			boxes = append(boxes, box{open: int32(i), keys: int32(len(keys))})
+			stack = append(stack, int32(len(keys)))
 			expectKey = true
 		case '[':
-			stack = append(stack, int32(len(boxes)))
-			boxes = append(boxes, box{open: int32(i), keys: -1})
+			stack = append(stack, -1)
 		case '}', ']':
-			b := &boxes[stack[len(stack)-1]]
-			b.end = int32(i + 1)
-			if b.keys >= 0 {
-				out = markSuperseded(data, keys[b.keys:], out)
-				keys = keys[:b.keys]
+			if from := stack[len(stack)-1]; from >= 0 {
+				out = markSuperseded(data, keys[from:], out)
+				keys = keys[:from]
 			}
 			stack = stack[:len(stack)-1]
 			expectKey = false
 		case ',':
-			expectKey = len(stack) > 0 && boxes[stack[len(stack)-1]].keys >= 0
+			expectKey = len(stack) > 0 && stack[len(stack)-1] >= 0
 		case '"':
 			if expectKey {
 				lo, hi, escaped, next, _ := jsonwire.Key(data, i)
@@ -693,27 +706,48 @@ func (w *textWalk) supersededKeys(data []byte, start int) map[int]bool {
 			i = end - 1
 		}
 	}
-	w.frames, w.spans, w.boxes = stack, keys, boxes // kept for the next call
+	w.frames, w.spans = stack, keys // kept for the next call
 	return out
 }
 
-// A box is an object or array of the text the pre-pass read: where it
-// opens and ends, and, for an object, where its keys start on the
-// pre-pass's stack of keys (-1 for an array).
-type box struct{ open, end, keys int32 }
+// A box is an object or array of the text: where it opens and ends.
+type box struct{ open, end int32 }
 
-// end returns where the valid JSON value at w.data[i] ends: a container's
-// end is looked up in the pre-pass's boxes, so that a walk that looks
-// past a value before it walks into it (keyedMember) reads no byte of it
-// twice, however deep the containers nest.
+// end returns where the valid JSON value at w.data[i] ends. A container's
+// end is looked up in a record of them all (boxes), made the first time
+// one is asked for in a call, in a pass that reads each byte once: so a
+// walk that passes over a value before it walks into it (keyedMember)
+// reads no byte of it twice, however deep such containers nest.
 func (w *textWalk) end(i int) int {
 	if c := w.data[i]; c != '{' && c != '[' {
 		end, _ := jsonwire.Skip(w.data, i, 0, 1)
 		return end
 	}
-	w.knowSuperseded()
+	if !w.boxed {
+		w.boxed = true
+		w.boxes = containerEnds(w.data[:w.dataEnd], w.dataStart, w.frames[:0], w.boxes[:0])
+	}
 	n, _ := slices.BinarySearchFunc(w.boxes, int32(i), func(b box, at int32) int { return int(b.open - at) })
 	return int(w.boxes[n].end)
+}
+
+// containerEnds appends to boxes, in the order they open, the objects and
+// arrays of the valid JSON text from data[start]; stack is scratch.
+func containerEnds(data []byte, start int, stack []int32, boxes []box) []box {
+	for i := start; i < len(data); i++ {
+		switch data[i] {
+		case '{', '[':
+			stack = append(stack, int32(len(boxes)))
+			boxes = append(boxes, box{open: int32(i)})
+		case '}', ']':
+			boxes[stack[len(stack)-1]].end = int32(i + 1)
+			stack = stack[:len(stack)-1]
+		case '"':
+			end, _ := jsonwire.Skip(data, i, 0, 1)
+			i = end - 1
+		}
+	}
+	return boxes
 }
 
 // sameKey reports whether two keys in data are the same key.

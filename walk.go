@@ -62,9 +62,9 @@ type scratch struct {
 	res     []result
 	cands   []cand
 	leaves  []Error   // the errors of failed results, until they are needed
-	frames  []int32   // supersededKeys' stack of open containers
+	frames  []int32   // supersededKeys' and containerEnds' stack of open containers
 	spans   []keySpan // ... and of the keys of the open objects
-	boxes   []box     // ... and where each container of the text ends
+	boxes   []box     // where each container of the text ends (textWalk.end)
 	top     []keySpan // the parameters' keys rawArgs has met, in topKeys
 	topKeys [16]keySpan
 	text    []byte // rawText's copy of the JSON text a string holds
@@ -103,9 +103,13 @@ func (w *walker) release() {
 	clear(s.res[:s.resHigh])
 	clear(s.cands[:s.candsHigh])
 	clear(s.leaves[:s.leavesHigh])
+	boxes := s.boxes[:0]
+	if cap(boxes) > 1<<14 {
+		boxes = nil // a text of many containers: its record goes, the rest of the scratch stays
+	}
 	*s = scratch{types: s.types[:0], res: s.res[:0], cands: s.cands[:0], leaves: s.leaves[:0],
-		frames: s.frames[:0], spans: s.spans[:0], boxes: s.boxes[:0], top: s.top[:0], text: s.text[:0]}
-	if cap(s.res) > 1<<12 || cap(s.cands) > 1<<12 || cap(s.types) > 1<<12 || cap(s.leaves) > 1<<12 || cap(s.text) > 1<<16 || cap(s.boxes) > 1<<12 {
+		frames: s.frames[:0], spans: s.spans[:0], boxes: boxes, top: s.top[:0], text: s.text[:0]}
+	if cap(s.res) > 1<<12 || cap(s.cands) > 1<<12 || cap(s.types) > 1<<12 || cap(s.leaves) > 1<<12 || cap(s.text) > 1<<16 {
 		return // let an unusually large call's scratch go
 	}
 	scratchPool.Put(s)
