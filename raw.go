@@ -238,6 +238,8 @@ func (w *textWalk) rawInto(i int, t *Type, depth int) (int, result) {
 	switch {
 	case w.limit != nil || !w.spend(walkCost):
 		return w.rawSkip(i)
+	case t.kind == typeUnion && k != kindObject && k != kindArray:
+		return w.rawScalarOfUnion(i, k, t, depth)
 	case t.kind == typeUnion:
 		return w.rawUnion(i, k, t, depth)
 	case k == kindObject || k == kindArray:
@@ -260,16 +262,13 @@ func (w *textWalk) rawSkip(i int) (int, result) {
 	return end, result{}
 }
 
-// rawUnion is rawInto for a value of kind k met by union u. An object or
-// array that one member alone can take (Optional[T], the usual union), or
-// whose keys choose the member, is that member's walk, in place; another
-// is the value walk's (rawUnionInto).
+// rawUnion is rawInto for an object or array (kind k) met by union u. One
+// that one member alone can take (Optional[T], the usual union), or whose
+// keys choose the member, is that member's walk, in place; another is the
+// value walk's (rawUnionInto).
 //
 //go:noinline
 func (w *textWalk) rawUnion(i int, k kind, u *Type, depth int) (int, result) {
-	if k != kindObject && k != kindArray {
-		return w.rawScalarOfUnion(i, k, u, depth)
-	}
 	m := w.o.soleMember(u, k)
 	if m == nil && k == kindObject {
 		m = w.keyedMember(i, u)
