@@ -1,6 +1,10 @@
 package coerce
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // Check looks into a union's one object member: go-sdk infers
 // {"type": ["null", "object"]} for a pointer input, and its required names
@@ -50,6 +54,18 @@ func TestKeysChooseTheMemberAsTheValueWalkDoes(t *testing.T) {
 		`{"p":{"v":1,"n":"3"}}`, `{"p":{"v":"1","n":"3"}}`, `{"p":{"v":3,"n":"3"}}`, `{"p":{"n":"3"}}`, `{"p":{"v":null,"n":"3"}}`,
 		`{"p":{"r":{"deep":[{"kind":"circle"}]},"kind":"circle"}}`, `{"p":[{"kind":"circle"}]}`,
 	}
+	// More required names than the fitter's bitmap counts (64): unsure,
+	// not unsatisfiable.
+	var names, props, obj []string
+	for i := range 65 {
+		names = append(names, fmt.Sprintf(`"r%d"`, i))
+		props = append(props, fmt.Sprintf(`"r%d":{"type":"integer"}`, i))
+		obj = append(obj, fmt.Sprintf(`"r%d":"1"`, i))
+	}
+	schemas = append(schemas, `{"type":"object","properties":{"p":{"anyOf":[
+		{"type":"object","properties":{`+strings.Join(props, ",")+`},"required":[`+strings.Join(names, ",")+`]},
+		{"type":"object","properties":{"r0":{"type":"boolean"}}}]}}}`)
+	args = append(args, `{"p":{`+strings.Join(obj, ",")+`}}`)
 	for _, sc := range schemas {
 		s := mustSchema(t, Options{}, sc)
 		for _, a := range args {

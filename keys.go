@@ -142,7 +142,11 @@ func (kt *rawKeys) finish(ts []*Type, ks *[maxSet]keys) {
 			ks[j] = keysSat | keysAsIs
 		case kt.dup:
 			ks[j] = keysUnsure
-		case kt.lost&(1<<j) != 0 || len(t.required) > 64 || kt.seen[j] != 1<<len(t.required)-1:
+		case kt.lost&(1<<j) != 0:
+			ks[j] = 0
+		case len(t.required) > 64:
+			ks[j] = keysUnsure // more required names than seen counts: the walker tells
+		case kt.seen[j] != 1<<len(t.required)-1:
 			ks[j] = 0
 		case kt.unsure&(1<<j) != 0:
 			ks[j] = keysUnsure
