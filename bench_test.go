@@ -443,6 +443,39 @@ func BenchmarkCallCheck(b *testing.B) {
 			}
 		}
 	})
+	// The same call as Go values, for Coerce and Check.
+	var values map[string]any
+	if err := json.Unmarshal(args, &values); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("case=conforming-values/impl=coerce", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := checked.Coerce(values); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("case=conforming-values/impl=coerce+check", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			out, err := checked.Coerce(values)
+			if err == nil {
+				err = checked.Check(out)
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("case=conforming-values/impl=coerce-check-mode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := checking.Coerce(values); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // Cost per level of nesting, at depth 100 and 10000: JSON text declared

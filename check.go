@@ -33,11 +33,7 @@ func (s *Schema) Check(args map[string]any) error {
 	if s == nil {
 		return nil
 	}
-	c := newChecker(&s.opts, 0)
-	if c.ok(s.root, args, 0) {
-		return nil // the common case, without a path or a sorted key
-	}
-	return c.report(s.root, args)
+	return findings(&s.opts, s.root, args, 0, 0)
 }
 
 // CheckJSON is Check for arguments as JSON text, read as CoerceJSON reads
@@ -90,17 +86,37 @@ func (s *Schema) checkText(args []byte) error {
 	}
 	// The text read costs its bytes, as in every entry point that reads
 	// text (Options.MaxWork).
-	c := newChecker(&s.opts, workPerByte*len(args))
-	if c.ok(s.root, m, 0) {
-		return nil
-	}
-	return c.report(s.root, m)
+	return findings(&s.opts, s.root, m, 0, workPerByte*len(args))
 }
 
-// A checker walks a value against a type for Check: first without a path
-// (ok), and only when that finds something, again in path order with one
-// (find). Both count their work against the call's budget, so that Go
-// values sharing their maps cost no more here than in coercion.
+// findings is Check of the value v, at depth, against t: nil, or what
+// Check finds, in path order. The fitter in check mode (fitter.check)
+// passes the common value in one visit that allocates nothing; a value it
+// does not pass is walked again, with a path (find), which has the last
+// word, since the fitter is conservative. textBudget is the work the text
+// v was read from adds to the budget (Options.MaxWork).
+func findings(o *Options, t *Type, v any, depth, textBudget int) error {
+	f := newFitter(o)
+	f.check, f.nulls = true, false
+	f.budget += textBudget
+	if f.fit(v, t, depth) {
+		countWork(f.work)
+		return nil
+	}
+	c := newChecker(o, textBudget)
+	if f.work > f.budget {
+		// The fitter ran out of budget: find would too, at as much cost
+		// again (and more, with paths and sorted keys), to the same end.
+		c.work = f.work
+		c.stop(workDetail(c.maxWork), true)
+	}
+	return c.report(t, v, depth)
+}
+
+// A checker walks a value against a type for Check, in path order (find),
+// once the fitter has not passed it. It counts its work against the
+// call's budget, so that Go values sharing their maps cost no more here
+// than in coercion.
 type checker struct {
 	o     *Options
 	meter          // the walker's, counting one a value met against a type
@@ -112,14 +128,12 @@ func newChecker(o *Options, textBudget int) *checker {
 	return &checker{o: o, meter: meter{maxDepth: o.maxDepth(), maxWork: o.maxWork(), budget: o.maxWork() + textBudget}}
 }
 
-// report runs find and returns its findings as Check's error. A call
-// whose first walk (ok) ran out of budget is not walked again: the second
-// would too.
-func (c *checker) report(t *Type, args any) error {
+// report runs find and returns its findings as Check's error.
+func (c *checker) report(t *Type, args any, depth int) error {
 	if c.limit == nil {
-		c.work = 0
-		c.find(t, args, 0)
+		c.find(t, args, depth)
 	}
+	countWork(c.work)
 	if c.limit != nil {
 		e := c.limitError(nil, args, args)
 		return &e
@@ -146,71 +160,38 @@ type checked struct {
 	enum   *Type  // the type whose enum refused it
 }
 
-// judge is the one statement of what Check asks of a value at t before
-// it looks inside: the enum beside a union, the union's member of the
-// value's kind, the enum of that member, and the depth. (The fitter's
-// check mode passes only what this passes, more strictly: see
-// fitter.check.)
+// judge is what Check asks of a value at t before it looks inside: the
+// depth, then the enums (enumJudge).
 func (c *checker) judge(t *Type, v any, depth int) checked {
 	if depth > c.maxDepth {
 		return checked{err: ErrLimit, detail: "nesting deeper than " + strconv.Itoa(c.maxDepth)}
 	}
+	next, refused := enumJudge(t, v)
+	if refused != nil {
+		return checked{err: ErrEnum, enum: refused}
+	}
+	return checked{t: next}
+}
+
+// enumJudge is the one statement of what Check asks of a value v at t
+// (not nil) of its enums: the enum beside a union, then the union's member
+// of the value's kind, and that member's enum. It returns the type Check
+// measures v by below (nil: none, a union with no one member of v's kind),
+// or the type whose enum refuses v. The fitter's check mode asks it too.
+func enumJudge(t *Type, v any) (next, refused *Type) {
 	if t.kind == typeUnion {
 		k := kindOf(v)
 		if t.enum != nil && !enumHas(t.enum, v) && !unionPasses(t, k) {
-			return checked{err: ErrEnum, enum: t}
+			return nil, t
 		}
 		if t = memberOfKind(t, k); t == nil {
-			return checked{}
+			return nil, nil
 		}
 	}
 	if t.enum != nil && !enumHas(t.enum, v) {
-		return checked{err: ErrEnum, enum: t}
+		return nil, t
 	}
-	return checked{t: t}
-}
-
-// ok reports whether find would find nothing, allocating nothing.
-func (c *checker) ok(t *Type, v any, depth int) bool {
-	if t.isAny() && t.Enum() == nil {
-		return true
-	}
-	if !c.spend(1) {
-		return false
-	}
-	j := c.judge(t, v, depth)
-	if j.err != nil {
-		return false
-	}
-	if t = j.t; t == nil {
-		return true
-	}
-	switch x := v.(type) {
-	case map[string]any:
-		if t.kind != typeObject {
-			return true
-		}
-		for _, name := range t.required {
-			if _, ok := x[name]; !ok {
-				return false
-			}
-		}
-		for k, e := range x {
-			if t.closed && !t.known(k) || !c.ok(t.field(k), e, depth+1) {
-				return false
-			}
-		}
-	case []any:
-		if t.kind != typeArray {
-			return true
-		}
-		for i, e := range x {
-			if !c.ok(t.item(i), e, depth+1) {
-				return false
-			}
-		}
-	}
-	return true
+	return t, nil
 }
 
 // find appends the findings of v at t to c.errs, in path order, keys

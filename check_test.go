@@ -303,3 +303,48 @@ func TestCheckModeAfterANullIsRemoved(t *testing.T) {
 		}
 	}
 }
+
+// Coerce with Options.Check reads a call that conforms once, as Go values
+// as for text: the fit in check mode is the check (one count of work, no
+// allocation), whether it looks up the schema's properties (fitParams) or
+// the call's keys (coerceMore, for a call that sends few of many
+// optional parameters). Check alone is that same fit. A call with a
+// finding still gets it, after coercion.
+func TestCoerceWithCheckReadsAConformingCallOnce(t *testing.T) {
+	props := `"q":{"type":"string"},"mode":{"enum":["fast","deep"]},"n":{"enum":[1,2,3]},"limit":{"type":["integer","null"]},
+		"tags":{"type":"array","items":{"type":"string","enum":["a","b"]}},"opt":{"type":"object","required":["x"],"properties":{"x":{"const":"y"}}}`
+	var many strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&many, `,"o%d":{"type":"integer"}`, i)
+	}
+	for _, c := range []struct{ name, schema string }{
+		{"properties looked up", `{"type":"object","additionalProperties":false,"required":["q","mode"],"properties":{` + props + `}}`},
+		{"keys iterated", `{"type":"object","additionalProperties":false,"required":["q","mode"],"properties":{` + props + many.String() + `}}`},
+	} {
+		s := mustSchema(t, Options{Check: true}, c.schema)
+		args := decodeArgs(t, `{"q": "term", "mode": "deep", "n": 2, "limit": null, "tags": ["a", "b"], "opt": {"x": "y"}}`)
+		calls := 0
+		workCounted = func(int) { calls++ }
+		_, err := s.Coerce(args)
+		checkErr := s.Check(args)
+		workCounted = nil
+		if err != nil || checkErr != nil {
+			t.Fatalf("%s: Coerce: %v; Check: %v", c.name, err, checkErr)
+		}
+		if calls != 2 {
+			t.Errorf("%s: Coerce with Check and Check counted work %d times, want once each", c.name, calls)
+		}
+		if n := testing.AllocsPerRun(100, func() { _, _ = s.Coerce(args) }); n != 0 {
+			t.Errorf("%s: Coerce with Check: %v allocations", c.name, n)
+		}
+		if n := testing.AllocsPerRun(100, func() { _ = s.Check(args) }); n != 0 {
+			t.Errorf("%s: Check: %v allocations", c.name, n)
+		}
+		for _, bad := range []string{`{"q": "t", "mode": "fast", "n": 4}`, `{"mode": "deep"}`, `{"q": "t", "mode": "deep", "x": 1}`,
+			`{"q": "t", "mode": "deep", "tags": ["c"]}`, `{"q": "t", "mode": "deep", "opt": {"x": "z"}}`, `{"q": "t", "mode": "deep", "opt": {"z": 1}}`} {
+			if _, err := s.Coerce(decodeArgs(t, bad)); err == nil {
+				t.Errorf("%s: %s: no finding", c.name, bad)
+			}
+		}
+	}
+}

@@ -100,8 +100,26 @@ func oneAnswer(s *Schema, args []byte) string {
 		cerr != nil && errText(ccerr) != errText(cerr) || cerr == nil && errText(ccerr) != errText(s.Check(got)) {
 		return fmt.Sprintf("%s: Coerce with Check = %s, %v; Coerce then Check = %s, %v", name, asJSON(cgot), ccerr, asJSON(got), cerr)
 	}
+	var kchg []Change // Coerce with Check reports what Coerce does
+	if _, err := s.WithOptions(withListener(co, &kchg)).Coerce(m); err == nil && cerr == nil {
+		if d := changesMismatch(kchg, cchg); d != "" {
+			return fmt.Sprintf("%s: Coerce with Check and without report other changes: %s", name, d)
+		}
+	}
 	if d := changesMismatch(cchg, jchg); d != "" && cerr == nil && jerr == nil {
 		return fmt.Sprintf("%s: Coerce and CoerceJSON report other changes: %s", name, d)
+	}
+
+	// The fitter in check mode is conservative: a value it passes, Check's
+	// walk with a path (find) finds nothing in, for findings relies on it.
+	for _, x := range []map[string]any{m, got} {
+		f := newFitter(&s.opts)
+		f.check, f.nulls = true, false
+		if f.fit(x, s.root, 0) {
+			if err := newChecker(&s.opts, 0).report(s.root, x, 0); err != nil {
+				return fmt.Sprintf("%s: the fitter in check mode passes %s, Check's walk finds %v", name, asJSON(x), err)
+			}
+		}
 	}
 
 	// ToType of each parameter, with a listener and without: one answer.

@@ -82,7 +82,7 @@ func unwrapText(o *Options, data []byte, start int, t *Type, args bool) (out []b
 	}
 	v, derr := decodeJSON(out, true, maxDepth)
 	m, isMap := v.(map[string]any)
-	if derr != nil || !isMap || !newChecker(o, workPerByte*len(out)).ok(t, m, 0) {
+	if derr != nil || !isMap || findings(o, t, m, 0, workPerByte*len(out)) != nil {
 		return nil, nil, false
 	}
 	if o.OnChange != nil {
@@ -112,7 +112,7 @@ func (s *Schema) unwrapValue(key string, v any) (map[string]any, bool) {
 		n.OnChange = heard.add
 	}
 	out, err := s.WithOptions(n).Coerce(inner)
-	if err != nil || !newChecker(&s.opts, 0).ok(s.params, out, 0) {
+	if err != nil || findings(&s.opts, s.params, out, 0, 0) != nil {
 		return nil, false
 	}
 	if heard != nil {

@@ -114,6 +114,11 @@ func (s *typeSet) reset() {
 
 // fit reports whether v conforms to t as it is.
 func (f *fitter) fit(v any, t *Type, depth int) bool {
+	if f.check && t != nil && t.judgesEnums() {
+		if _, refused := enumJudge(t, v); refused != nil {
+			return false
+		}
+	}
 	if t.isAny() || v == nil {
 		return true
 	}
@@ -143,7 +148,7 @@ func (f *fitter) fit(v any, t *Type, depth int) bool {
 		if t.kind != typeObject {
 			return false
 		}
-		if !t.constrains() {
+		if f.opaque(t) {
 			return true
 		}
 		if depth >= f.maxDepth {
@@ -154,7 +159,7 @@ func (f *fitter) fit(v any, t *Type, depth int) bool {
 		if t.kind != typeArray {
 			return false
 		}
-		if !t.constrains() {
+		if f.opaque(t) {
 			return true
 		}
 		if depth >= f.maxDepth {
@@ -192,11 +197,11 @@ func (f *fitter) fitObject(m map[string]any, t *Type, depth int) bool {
 		return f.fitProps(m, t, depth)
 	}
 	for k, v := range m {
-		if !f.fitQuick(v, t.field(k), depth) || f.dropsNullOf(v, t, k) {
+		if !f.fitQuick(v, t.field(k), depth) || f.dropsNullOf(v, t, k) || f.check && t.closed && !t.known(k) {
 			return false
 		}
 	}
-	return true
+	return !f.check || f.keysPass(m, t, len(m))
 }
 
 // propsFirst reports whether fitObject fits an object of n keys to t by
@@ -207,19 +212,23 @@ func (t *Type) propsFirst(n int) bool {
 
 // fitProps is fitObject by t's properties.
 func (f *fitter) fitProps(m map[string]any, t *Type, depth int) bool {
+	found := 0
 	for i := range t.index.list {
 		p := &t.index.list[i]
-		if v, ok := m[p.name]; ok && (!f.fitQuick(v, p.t, depth) || f.dropsNullOf(v, t, p.name)) {
-			return false
+		if v, ok := m[p.name]; ok {
+			if !f.fitQuick(v, p.t, depth) || f.dropsNullOf(v, t, p.name) {
+				return false
+			}
+			found++
 		}
 	}
-	return true
+	return !f.check || f.keysPass(m, t, found)
 }
 
 // fitQuick is fit, without the call for the common member: a scalar of
 // a kind its type takes as it is.
 func (f *fitter) fitQuick(v any, t *Type, depth int) bool {
-	if v == nil || quickKind(v)&t.quickAccepts() != 0 {
+	if v == nil && !f.check || quickKind(v)&t.quickAccepts() != 0 {
 		f.work++
 		return true
 	}
@@ -252,7 +261,9 @@ func (f *fitter) fitUnion(v any, u *Type, depth int) bool {
 		f.unions++ // the rule of nulls does not look into unions (nulls.go)
 	}
 	var ok bool
-	if n == 1 && !only.keyed {
+	if n == 1 && (!only.keyed || f.check) {
+		// One member: in check mode, its keys are judged as Check judges
+		// them (memberOfKind); of several, Check judges none.
 		ok = f.fit(v, only, depth)
 	} else {
 		ok = f.fitUnionSet(v, u, k, depth)
@@ -760,6 +771,16 @@ func jsonEqual(a, b any, depth int) bool {
 
 // numbersEqual compares two numbers by their exact decimal values.
 func numbersEqual(a, b any) bool {
+	if _, ok := a.(float64); ok {
+		a, b = b, a
+	}
+	if n, ok := a.(json.Number); ok {
+		if x, ok := b.(float64); ok {
+			if eq, sure := wholeEqual(n, x); sure {
+				return eq
+			}
+		}
+	}
 	ta, oka := numberText(a)
 	tb, okb := numberText(b)
 	if !oka || !okb {

@@ -32,6 +32,24 @@ func (kc *keyCheck) ok(t *Type) bool {
 	return !kc.unknown && len(t.required) <= 64 && kc.seen == 1<<len(t.required)-1
 }
 
+// keysPass is keyCheck for an object as a Go map: every required name
+// given, and no name a closed object does not declare. props is how many
+// of m's keys the fitter met as properties of t and fitted: where that is
+// not all of them (fitProps looks up t's properties), the others pass only
+// if t is open and takes any value of its rest's without an enum.
+func (f *fitter) keysPass(m map[string]any, t *Type, props int) bool {
+	for _, name := range t.required {
+		if _, ok := m[name]; !ok {
+			return false
+		}
+	}
+	return props == len(m) || !t.closed && t.rest.Enum() == nil
+}
+
+// judgesEnums reports whether Check asks anything of a value at t
+// (not nil) of enums before it looks inside (enumJudge).
+func (t *Type) judgesEnums() bool { return t.enum != nil || t.kind == typeUnion }
+
 // opaque reports whether a container of type t fits whatever it holds, so
 // that the fitter need not read inside: t constrains nothing below it, and
 // in check mode has no required or closed keys (keyed) and no enum on

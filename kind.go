@@ -163,6 +163,12 @@ func scalarKinds(members []*Type) kindSet {
 	var set kindSet
 	for _, m := range members {
 		switch {
+		case m.enum != nil:
+			// A string enum's spelling takes more than the kind to tell
+			// (a string is fitted to it, and respelled where it differs
+			// only in case, as where the member stands alone), and in
+			// check mode any enum its membership.
+			return 0
 		case m.kind == typeNull:
 			set |= setNull
 		case m.kind == typeBoolean:
@@ -171,10 +177,7 @@ func scalarKinds(members []*Type) kindSet {
 			set |= setInteger
 		case m.kind == typeNumber:
 			set |= setInteger | setNumber
-		case m.kind == typeString && m.enum == nil:
-			// (A string enum's spelling takes more than the kind to tell:
-			// a string is fitted to it, and respelled where it differs
-			// only in case, as where the member stands alone.)
+		case m.kind == typeString:
 			set |= setString
 		default:
 			return 0

@@ -136,6 +136,27 @@ func numberInEnum(enum []any, tok []byte) (in, sure bool) {
 	return false, true
 }
 
+// wholeEqual is numbersEqual of valid JSON number text (an enum's) and a
+// whole float64 below 2^53 in magnitude, as decoded JSON holds: exact,
+// without formatting x (which allocates). sure is false for any other x.
+func wholeEqual(n json.Number, x float64) (eq, sure bool) {
+	if x != math.Trunc(x) || math.Abs(x) >= 1<<53 {
+		return false, false
+	}
+	neg, digits, scale := jsonwire.Decimal(string(n))
+	i := int64(x)
+	if i == 0 {
+		return digits == "", true
+	}
+	var buf [24]byte
+	d := strconv.AppendInt(buf[:0], max(i, -i), 10)
+	zeros := 0
+	for d[len(d)-1] == '0' {
+		d, zeros = d[:len(d)-1], zeros+1
+	}
+	return neg == (i < 0) && scale == zeros && digits == string(d), true
+}
+
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // significand returns the significant digits (no leading or trailing

@@ -130,3 +130,30 @@ func TestScanNumeral(t *testing.T) {
 		}
 	}
 }
+
+// TestWholeEqualIsNumbersEqual: the comparison of an enum's number text
+// with a whole float64 that skips formatting (wholeEqual) answers as
+// comparing their decimal values does.
+func TestWholeEqualIsNumbersEqual(t *testing.T) {
+	texts := []json.Number{"0", "-0", "0.0", "1", "1.0", "1e0", "10", "1e1", "100", "1e2", "1.5", "-5", "-5.00",
+		"-50", "9007199254740992", "9007199254740993", "9007199254740991", "123456789", "1.23456789e8", "5e-1"}
+	floats := []float64{0, math.Copysign(0, -1), 1, 10, 100, -5, -50, 1.5, 0.5, 9007199254740991, 9007199254740992,
+		123456789, 1e15, -1e15, math.Inf(1)}
+	for _, n := range texts {
+		for _, x := range floats {
+			want := false
+			if xt, ok := numberText(x); ok {
+				_, dn, sn := jsonwire.Decimal(string(n))
+				nn, _, _ := jsonwire.Decimal(string(n))
+				xn, dx, sx := jsonwire.Decimal(xt)
+				want = dn == dx && (dn == "" || sn == sx && nn == xn)
+			}
+			if got := numbersEqual(n, x); got != want {
+				t.Errorf("numbersEqual(%s, %v) = %v, want %v", n, x, got, want)
+			}
+			if got := numbersEqual(x, n); got != want {
+				t.Errorf("numbersEqual(%v, %s) = %v, want %v", x, n, got, want)
+			}
+		}
+	}
+}

@@ -106,7 +106,7 @@ func sealPlaceholders(t *Type) {
 		}
 		for _, a := range []absence{isEmptyS, isEmptyO, isEmptyA} {
 			ph := a.placeholder()
-			if a.standsFor(p.t) && p.t.Conforms(ph) && !newChecker(&Options{}, 0).ok(p.t, ph, 1) {
+			if a.standsFor(p.t) && p.t.Conforms(ph) && findings(&Options{}, p.t, ph, 1, 0) != nil {
 				if ix.placeholders == nil {
 					ix.placeholders = make([]absences, len(ix.list))
 				}
@@ -174,7 +174,7 @@ func (o *Options) takesPlaceholder(pt *Type, a absence) bool {
 	p := *o
 	p.OnChange = nil
 	v, err := p.ToType(a.placeholder(), pt)
-	return err == nil && newChecker(&p, 0).ok(pt, v, 1)
+	return err == nil && findings(&p, pt, v, 1, 0) == nil
 }
 
 // mayBeEmpty reports, from two bytes, whether the value at data[j] may be

@@ -170,11 +170,7 @@ func checkValue(o *Options, t *Type, text []byte) error {
 	if err != nil {
 		return err
 	}
-	c := newChecker(o, workPerByte*len(text))
-	if c.ok(t, v, 0) {
-		return nil
-	}
-	return c.report(t, v)
+	return findings(o, t, v, 0, workPerByte*len(text))
 }
 
 // unread returns a copy of err when it says that a value's text could not

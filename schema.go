@@ -212,10 +212,18 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 	out, err := args, error(nil)
 	if s.params != nil && s.params.constrains() {
 		f := newFitter(&s.opts)
+		// With Options.Check, the fit is in check mode (fitter.check): a
+		// call it passes conforms as sent and Check has nothing to find.
+		f.check = s.opts.Check && s.checksParams
+		checked := false
 		if s.params.propsFirst(len(args)) && s.fitParams(&f, args) {
 			countWork(f.work) // without iterating args, which costs as much again
+			checked = f.check
 		} else {
-			out, err = s.coerceMore(&f, args)
+			out, checked, err = s.coerceMore(&f, args)
+		}
+		if checked {
+			return out, err
 		}
 	}
 	if err == nil && s.opts.Check {
@@ -225,14 +233,16 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 }
 
 // coerceMore is Coerce of arguments that fitParams did not pass (f is
-// the fitter it ran, its work counted), without Options.Check.
-func (s *Schema) coerceMore(pf *fitter, args map[string]any) (map[string]any, error) {
+// the fitter it ran, its work counted), without Options.Check. checked
+// says that f, in check mode, passed every parameter as sent: the call
+// conforms, and Check has nothing to find.
+func (s *Schema) coerceMore(pf *fitter, args map[string]any) (_ map[string]any, checked bool, _ error) {
 	f := *pf
 	if len(args) == 1 {
 		for k, v := range args {
 			if mayUnwrap(&s.opts, s.params, k) {
 				if out, ok := s.unwrapValue(k, v); ok {
-					return out, nil
+					return out, false, nil
 				}
 			}
 		}
@@ -255,16 +265,20 @@ func (s *Schema) coerceMore(pf *fitter, args map[string]any) (map[string]any, er
 	var fail *failure
 	var chg *changes
 	nullsSeen := false
+	checked = f.check
 	for k, v := range args {
 		ft := s.params.field(k)
 		if editsKey(&s.opts, s.params, ft, k, absenceOf(v)) {
 			// A parameter to rename or a null to remove: the arguments
 			// with those edits, coerced (rare enough to go round again).
-			return s.coerceEdited(args)
+			out, err := s.coerceEdited(args)
+			return out, false, err
 		}
-		if ft.isAny() || f.fitQuick(v, ft, 1) {
+		if ft.isAny() && ft.Enum() == nil || f.fitQuick(v, ft, 1) {
+			checked = checked && (!s.params.closed || s.params.known(k))
 			continue
 		}
+		checked = false
 		if !nullsSeen && ft.nullsBelow && s.opts.dropsNulls() {
 			// A parameter that does not fit may hold nulls the rule of
 			// nulls removes below it (one whose type holds none, a string
@@ -273,7 +287,8 @@ func (s *Schema) coerceMore(pf *fitter, args map[string]any) (map[string]any, er
 			nullsSeen = true
 			var removed []Change
 			if edited, changed := s.opts.dropNulls(args, s.params, &removed); changed {
-				return s.coerceWithoutNulls(args, edited.(map[string]any), removed)
+				out, err := s.coerceWithoutNulls(args, edited.(map[string]any), removed)
+				return out, false, err
 			}
 		}
 		if c, ok := quickScalar(&s.opts, v, ft); ok {
@@ -297,7 +312,7 @@ func (s *Schema) coerceMore(pf *fitter, args map[string]any) (map[string]any, er
 			// args in: its error is the call's, not a parameter's.
 			e := w.limitError(ft, v, args)
 			if w.stopAll {
-				return args, &e
+				return args, false, &e
 			}
 			r = result{state: failed, fail: leafFailure(e)}
 		}
@@ -317,13 +332,16 @@ func (s *Schema) coerceMore(pf *fitter, args map[string]any) (map[string]any, er
 		if chg != nil { // quickScalar's, for a listener
 			chg.report(s.opts.OnChange, "")
 		}
-		return out, nil // nothing failed
+		if checked {
+			checked = f.keysPass(args, s.params, len(args))
+		}
+		return out, checked, nil // nothing failed
 	}
 	chg.report(w.o.OnChange, "")
 	if fail != nil {
-		return out, render(fail, "")
+		return out, false, render(fail, "")
 	}
-	return out, nil
+	return out, false, nil
 }
 
 // fitParams is fitProps for the parameters, which also tells where the
@@ -349,7 +367,7 @@ func (s *Schema) fitParams(f *fitter, args map[string]any) bool {
 			}
 		}
 	}
-	return found == len(args) || !s.opts.renames(t)
+	return (found == len(args) || !s.opts.renames(t)) && (!f.check || f.keysPass(args, t, found))
 }
 
 // coerceEdited is Coerce of arguments the rules of names and nulls edit:

@@ -687,11 +687,14 @@ func (t *Type) quickAccepts() kindSet {
 	if t == nil {
 		return allScalars
 	}
+	if t.enum != nil {
+		return 0 // an enum's spelling, or membership in check mode: fit tells
+	}
 	if t.kind == typeUnion {
 		return t.scalars
 	}
-	if t.plainInt || t.enum != nil && t.kind == typeString {
-		return 0 // an integer's text, an enum's spelling: fit tells
+	if t.plainInt {
+		return 0 // an integer's text: fit tells
 	}
 	return scalarSets[t.kind]
 }

@@ -150,11 +150,13 @@ func (t *tables) print(w io.Writer) {
 	})
 	fmt.Fprintln(w)
 
-	fmt.Fprintln(w, "The check the MCP adapters make before the handler (`Schema.CheckJSON` after `CoerceJSON`), on a call that passes:")
+	fmt.Fprintln(w, "The check the MCP adapters make before the handler, on a call that passes: ten conforming parameters, with required, enum and closed keywords, coerced alone, then coerced and checked (`Check` after coercion, or `Options.Check`, which checks in the same pass):")
 	fmt.Fprintln(w)
-	t.pairTable(w, "| arguments | `CoerceJSON` | `CoerceJSON` and `CheckJSON` | alone / with the check | allocs |", true, [][3]string{
-		{"ten conforming parameters, required, enum and closed", "CallCheck/case=conforming/impl=coerce", "CallCheck/case=conforming/impl=coerce+check"},
-		{"the same, checked in the same pass (`Options.Check`)", "CallCheck/case=conforming/impl=coerce", "CallCheck/case=conforming/impl=coerce-check-mode"},
+	t.pairTable(w, "| arguments | coerced | coerced and checked | alone / with the check | allocs |", true, [][3]string{
+		{"JSON text, `CoerceJSON` then `CheckJSON`", "CallCheck/case=conforming/impl=coerce", "CallCheck/case=conforming/impl=coerce+check"},
+		{"JSON text, `CoerceJSON` with `Options.Check`", "CallCheck/case=conforming/impl=coerce", "CallCheck/case=conforming/impl=coerce-check-mode"},
+		{"Go values, `Coerce` then `Check`", "CallCheck/case=conforming-values/impl=coerce", "CallCheck/case=conforming-values/impl=coerce+check"},
+		{"Go values, `Coerce` with `Options.Check`", "CallCheck/case=conforming-values/impl=coerce", "CallCheck/case=conforming-values/impl=coerce-check-mode"},
 	})
 	fmt.Fprintln(w)
 
