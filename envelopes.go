@@ -103,15 +103,15 @@ func (s *Schema) unwrapValue(key string, v any) (map[string]any, bool) {
 	if !ok {
 		return nil, false
 	}
-	n := s.opts
-	n.stage |= unwrapped
-	n.Check = false // the checker below judges the content
+	next := *s
+	next.opts.stage |= unwrapped
 	var heard *collector
 	if s.opts.OnChange != nil {
 		heard = new(collector)
-		n.OnChange = heard.add
+		next.opts.OnChange = heard.add
 	}
-	out, err := s.WithOptions(n).Coerce(inner)
+	// Checked below, whatever the options: the content must pass Check.
+	out, _, err := next.coerce(inner, false)
 	if err != nil || findings(&s.opts, s.params, out, 0, 0) != nil {
 		return nil, false
 	}

@@ -209,27 +209,29 @@ func (s *Schema) Lookup(param string) (*Type, bool) {
 //
 // With Options.Check, arguments that coerce are then checked (Check).
 func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
-	out, err := args, error(nil)
-	if s.params != nil && s.params.constrains() {
-		f := newFitter(&s.opts)
-		// With Options.Check, the fit is in check mode (fitter.check): a
-		// call it passes conforms as sent and Check has nothing to find.
-		f.check = s.opts.Check && s.checksParams
-		checked := false
-		if s.params.propsFirst(len(args)) && s.fitParams(&f, args) {
-			countWork(f.work) // without iterating args, which costs as much again
-			checked = f.check
-		} else {
-			out, checked, err = s.coerceMore(&f, args)
-		}
-		if checked {
-			return out, err
-		}
-	}
-	if err == nil && s.opts.Check {
+	out, checked, err := s.coerce(args, s.opts.Check && s.checksParams)
+	if err == nil && s.opts.Check && !checked {
 		err = s.Check(out)
 	}
 	return out, err
+}
+
+// coerce is Coerce without its check, for Coerce and for the rounds it
+// goes again (coerceEdited, coerceWithoutNulls, unwrapValue), which leave
+// the check to the first. With check, the fit is in check mode
+// (fitter.check), and checked says that it passed the call as sent: the
+// call conforms, and Check has nothing to find.
+func (s *Schema) coerce(args map[string]any, check bool) (_ map[string]any, checked bool, _ error) {
+	if s.params == nil || !s.params.constrains() {
+		return args, false, nil
+	}
+	f := newFitter(&s.opts)
+	f.check = check
+	if s.params.propsFirst(len(args)) && s.fitParams(&f, args) {
+		countWork(f.work) // without iterating args, which costs as much again
+		return args, check, nil
+	}
+	return s.coerceMore(&f, args)
 }
 
 // coerceMore is Coerce of arguments that fitParams did not pass (f is
@@ -381,8 +383,8 @@ func (s *Schema) coerceEdited(args map[string]any) (map[string]any, error) {
 	}
 	next := *s
 	next.opts.stage |= keysEdited
-	next.opts.Check = false // Coerce checks the result once, at the end
-	return next.Coerce(edited)
+	out, _, err := next.coerce(edited, false)
+	return out, err
 }
 
 // coerceWithoutNulls is Coerce of arguments that hold nulls the rule of
@@ -391,14 +393,13 @@ func (s *Schema) coerceEdited(args map[string]any) (map[string]any, error) {
 func (s *Schema) coerceWithoutNulls(args, edited map[string]any, removed []Change) (map[string]any, error) {
 	next := *s
 	next.opts.stage |= nullsDropped
-	// Coerce checks the result once, at the end: a finding of Check's is
-	// no parameter that failed to convert, to be put back below.
-	next.opts.Check = false
 	var heard []Change
 	if s.opts.OnChange != nil {
 		next.opts.OnChange = func(c Change) { heard = append(heard, c) }
 	}
-	out, err := next.Coerce(edited)
+	// Coerce checks the result once, at the end: a finding of Check's is
+	// no parameter that failed to convert, to be put back below.
+	out, _, err := next.coerce(edited, false)
 	if err != nil {
 		// The parameters that failed come back as they came.
 		failed, all := failedParams(err)
