@@ -25,19 +25,26 @@ import (
 // than the default, a deep value that Coerce would pass through untouched
 // fails here with ErrLimit.
 func (s *Schema) CoerceJSON(args []byte) ([]byte, error) {
-	var passed bool
-	var check *bool // check mode, where the fitter can pass the call
-	if s.opts.Check && s.checksParams {
-		check = &passed
-	}
-	out, changes, err := coerceText(&s.opts, args, s.params, true, check)
-	if err == nil && s.opts.Check && !passed {
-		err = s.checkText(out)
-	}
+	out, changes, err := s.coerceArgsText(args, s.opts.Check)
 	if changes != nil {
 		s.opts.deliver(changes)
 	}
 	return out, err
+}
+
+// coerceArgsText is CoerceJSON, checked (Check) where check says, with
+// the changes returned for the caller to deliver (CoerceJSON, FromReply).
+func (s *Schema) coerceArgsText(args []byte, check bool) ([]byte, []Change, error) {
+	var passed bool
+	var mode *bool // check mode, where the fitter can pass the call
+	if check && s.checksParams {
+		mode = &passed
+	}
+	out, changes, err := coerceText(&s.opts, args, s.params, true, mode)
+	if err == nil && check && !passed {
+		err = s.checkText(out)
+	}
+	return out, changes, err
 }
 
 // argsObject reports whether argument text is an object, and where it

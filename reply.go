@@ -146,19 +146,12 @@ type replyValue struct {
 // taken: an object as CoerceJSON reads arguments (names, nulls, checks), any
 // other value by the pipeline over text against the root, then checked.
 func (s *Schema) replyValue(text []byte) ([]byte, []Change, error) {
-	o := s.opts
-	o.Check = true
-	var heard []Change
-	if s.opts.OnChange != nil {
-		o.OnChange = func(c Change) { heard = append(heard, c) }
-	}
 	if text[0] == '{' && s.params != nil {
-		out, err := s.WithOptions(o).CoerceJSON(text)
-		return out, heard, err
+		return s.coerceArgsText(text, true)
 	}
-	out, changes, err := coerceText(&o, text, s.root, false, nil)
+	out, changes, err := coerceText(&s.opts, text, s.root, false, nil)
 	if err == nil {
-		err = checkValue(&o, s.root, out)
+		err = checkValue(&s.opts, s.root, out)
 	}
 	return out, changes, err
 }
