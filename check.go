@@ -118,14 +118,13 @@ func findings(o *Options, t *Type, v any, depth, textBudget int) error {
 // call's budget, so that Go values sharing their maps cost no more here
 // than in coercion.
 type checker struct {
-	o     *Options
 	meter          // the walker's, counting one a value met against a type
 	errs  []*Error // the findings, in path order
 	path  []byte
 }
 
 func newChecker(o *Options, textBudget int) *checker {
-	return &checker{o: o, meter: meter{maxDepth: o.maxDepth(), maxWork: o.maxWork(), budget: o.maxWork() + textBudget}}
+	return &checker{meter: meter{maxDepth: o.maxDepth(), maxWork: o.maxWork(), budget: o.maxWork() + textBudget}}
 }
 
 // report runs find and returns its findings as Check's error.

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/coerce-go/coerce/internal/godecode"
 )
 
 // The types Unmarshal decodes into in these tests: a workflow step's typed
@@ -786,6 +788,15 @@ func TestUnmarshalAllocations(t *testing.T) {
 	})
 	if got > std+1 {
 		t.Errorf("Unmarshal of conforming text: %v allocations, json.Unmarshal %v; want at most one more", got, std)
+	}
+	// And exactly those of decoding it: nothing of the pipeline, such as
+	// Options moved to the heap, is paid by a call that needs no conversion.
+	decode := testing.AllocsPerRun(100, func() {
+		var in umInput
+		_ = godecode.Into(data, reflect.ValueOf(&in), godecode.Options{MaxDepth: defaultMaxDepth})
+	})
+	if got != decode {
+		t.Errorf("Unmarshal of conforming text: %v allocations, its decoding alone %v", got, decode)
 	}
 }
 
