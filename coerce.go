@@ -123,8 +123,8 @@ func (o Options) direct(value any, t *Type) (out any, err error, ok bool) {
 		switch value.(type) {
 		case map[string]any, []any:
 			countWork(1)
-			w := newWalker(o, 0)
-			text, err := w.encode(value, 0)
+			c := newCodec(&o, 0) // no walker: nothing but text is written
+			text, err := c.encode(value, 0)
 			if err != nil {
 				e := stamp(err, t, value)
 				return value, &e, true

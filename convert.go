@@ -290,9 +290,10 @@ func (o *Options) noJSONText(s string) bool {
 }
 
 // noText is noJSONText once the sniff has read s (as sh, and text
-// trimmed): small enough to be inlined where the sniff is.
+// trimmed): small enough to be inlined where the sniff is. Prose is
+// answered by its two ends before the options are read.
 func (o *Options) noText(sh shape, text string) bool {
-	return sh == shapeNone && (o.StrictJSON || !nearJSONAround(text))
+	return sh == shapeNone && (!nearJSONAround(text) || o.StrictJSON)
 }
 
 // nearJSONAround reports whether text, which is no JSON text of an object

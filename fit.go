@@ -228,7 +228,7 @@ func (f *fitter) fitProps(m map[string]any, t *Type, depth int) bool {
 // fitQuick is fit, without the call for the common member: a scalar of
 // a kind its type takes as it is.
 func (f *fitter) fitQuick(v any, t *Type, depth int) bool {
-	if v == nil && !f.check || quickKind(v)&t.quickAccepts() != 0 {
+	if quickKind(v)&t.quickAccepts() != 0 || v == nil && !f.check {
 		f.work++
 		return true
 	}

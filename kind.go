@@ -136,21 +136,19 @@ type typeKind uint8
 // valueKind is the kind of value a member of this type kind holds, used to
 // try a union's members of the value's own kind first.
 func (k typeKind) valueKind() kind {
-	switch k {
-	case typeNull:
-		return kindNull
-	case typeBoolean:
-		return kindBool
-	case typeInteger, typeNumber:
-		return kindNumber
-	case typeString:
-		return kindString
-	case typeArray:
-		return kindArray
-	case typeObject:
-		return kindObject
+	if int(k) < len(valueKinds) {
+		return valueKinds[k]
 	}
 	return kindInvalid
+}
+
+// valueKinds is valueKind's table: a union's members are looked up by it
+// for every value fitted to the union, where a switch costs several
+// branches.
+var valueKinds = [...]kind{
+	typeAny: kindInvalid, typeNull: kindNull, typeBoolean: kindBool, typeInteger: kindNumber,
+	typeNumber: kindNumber, typeString: kindString, typeArray: kindArray, typeObject: kindObject,
+	typeUnion: kindInvalid,
 }
 
 // A kindSet is a set of the kinds of scalar values, as fitting tells

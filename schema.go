@@ -360,6 +360,13 @@ func (s *Schema) fitParams(f *fitter, args map[string]any) bool {
 			continue
 		}
 		found++
+		if quickKind(v)&p.t.quickAccepts() != 0 {
+			// fitQuick's common case, taken first: no placeholder is such
+			// a scalar (a type that has one, with an enum, takes none
+			// quickly), and a conforming call is mostly these.
+			f.work++
+			continue
+		}
 		if v == nil && s.opts.dropsNull(t, p.name, p.t) || !f.fitQuick(v, p.t, 1) {
 			return false
 		}

@@ -77,8 +77,14 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 // newWalker returns a walker for a call whose fitter has already done
 // spent units of work: both share one budget.
 func newWalker(o Options, spent int) walker {
+	return walker{o: o, textCodec: newCodec(&o, spent)}
+}
+
+// newCodec is the textCodec of a call with options o, which has spent
+// work already: a walker's, or alone where a call only writes text.
+func newCodec(o *Options, spent int) textCodec {
 	m := meter{maxDepth: o.maxDepth(), maxWork: o.maxWork(), budget: o.maxWork(), work: spent}
-	return walker{o: o, textCodec: textCodec{meter: m, maxSize: o.MaxSize, useNumber: o.UseNumber}}
+	return textCodec{meter: m, maxSize: o.MaxSize, useNumber: o.UseNumber}
 }
 
 // ensure gives w its scratch.
