@@ -85,13 +85,13 @@ func convertScalar(o *Options, v any, k kind, t *Type) conversion {
 			return convertedTo(boolText(v), BooleanToText)
 		}
 	case typeInteger, typeNumber:
-		if num, finite, whole := numberTraits(v); num {
-			switch {
-			case !finite:
+		if num, why := numberMisfit(v, t); num {
+			switch why {
+			case infinite:
 				return refused(notFinite)
-			case t.kind == typeInteger && !whole:
+			case fractional:
 				return refused(notWhole)
-			case t.plainInt && !plainIntText(v):
+			case notDigits:
 				// 5.0 for a Go integer: its digits, which encoding/json takes.
 				return fromNumeral(o, string(v.(json.Number)), t)
 			}

@@ -10,16 +10,38 @@ import "github.com/coerce-go/coerce/internal/jsonwire"
 // The rule of numbers: a number conforms to number type if it is finite,
 // to integer type if it is also whole (5.0 and 5e0 are integers: JSON
 // Schema counts them so), and to a Go integer's type (plainInt) only as
-// plain digits, the only text encoding/json decodes into one. numberFits
-// states it for a Go value, numberTextFits for JSON number text (always
-// finite); fitLeaf and fitShort, which know from their scan that a number
-// is plain digits, take those as fitting at once, as this rule would.
+// plain digits, the only text encoding/json decodes into one. numberMisfit
+// states it for a Go value, for the fitter and for convertScalar, which
+// refuses or converts what does not conform by why; numberTextFits states
+// it for JSON number text (always finite); fitLeaf and fitShort, which
+// know from their scan that a number is plain digits, take those as
+// fitting at once, as this rule would.
 
-// numberFits reports whether v is a number, and whether it conforms to
-// number or integer type t.
-func numberFits(v any, t *Type) (num, fits bool) {
+// A misfit is why a number does not conform to a number type as it is.
+type misfit uint8
+
+const (
+	fitsAsIs   misfit = iota
+	infinite          // NaN or infinite: no JSON number
+	fractional        // for integer type
+	notDigits         // whole, but not plain digits, for a Go integer's type
+)
+
+// numberMisfit reports whether v is a number, and, if it is, why it does
+// not conform to number or integer type t (fitsAsIs where it does).
+func numberMisfit(v any, t *Type) (num bool, why misfit) {
 	num, finite, whole := numberTraits(v)
-	return num, num && finite && (whole || t.kind == typeNumber) && (!t.plainInt || plainIntText(v))
+	switch {
+	case !num:
+		return false, fitsAsIs
+	case !finite:
+		return true, infinite
+	case !whole && t.kind == typeInteger:
+		return true, fractional
+	case t.plainInt && !plainIntText(v):
+		return true, notDigits
+	}
+	return true, fitsAsIs
 }
 
 // numberTextFits reports whether the valid JSON number text num conforms
@@ -58,8 +80,8 @@ func fitScalar(v any, t *Type) bool {
 		k := kindOf(v)
 		return k == kindString || k == kindNull
 	case typeInteger, typeNumber:
-		if num, fits := numberFits(v, t); num {
-			return fits
+		if num, why := numberMisfit(v, t); num {
+			return why == fitsAsIs
 		}
 		return kindOf(v) == kindNull
 	case typeBoolean:
