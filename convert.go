@@ -3,10 +3,12 @@ package coerce
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
 
+	"github.com/coerce-go/coerce/internal/jsonwire"
 	"github.com/coerce-go/coerce/internal/nearjson"
 )
 
@@ -151,6 +153,40 @@ func fromNumeral(o *Options, s string, t *Type) conversion {
 		return refused(why)
 	}
 	return convertedTo(v, NumberFromText)
+}
+
+// stringRepair is convertScalar's fast path for JSON text, where a string
+// token is converted without being decoded: content is the token's bytes
+// between its quotes. It reports the rule by which convertScalar converts
+// that string to t, for the two usual repairs whose result
+// appendStringRepair writes from the bytes as appendJSON would write the
+// converted value: a numeric string that float64 holds as written, well
+// inside 2^53 (fromNumeral), and "true" or "false" for a boolean (fromWord).
+// Anything else is left to convertScalar (false).
+func stringRepair(o *Options, content []byte, t *Type) (Rule, bool) {
+	switch {
+	case o.StructuredOnly:
+		return 0, false
+	case t.kind == typeBoolean:
+		word := string(content)
+		return BooleanFromText, t.enum == nil && (word == "true" || word == "false")
+	case o.UseNumber || t.kind != typeNumber && (t.kind != typeInteger || t.plainInt):
+		return 0, false
+	case len(content) > 24 || !jsonwire.IsNumber(content):
+		return 0, false
+	}
+	f, ok := jsonwire.Value(content)
+	return NumberFromText, ok && math.Abs(f) < 1<<53 && numberTextFits(content, t)
+}
+
+// appendStringRepair appends to dst what the repair r of stringRepair
+// makes of content.
+func appendStringRepair(dst, content []byte, r Rule) []byte {
+	if r == NumberFromText && !jsonwire.IsFloatText(content) {
+		f, _ := jsonwire.Value(content)
+		return jsonwire.AppendFloat(dst, f, 64)
+	}
+	return append(dst, content...) // as AppendFloat would write it; "true", "false"
 }
 
 // The strings a boolean accepts, matched without regard to case.

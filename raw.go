@@ -3,7 +3,6 @@ package coerce
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"slices"
 
 	"github.com/coerce-go/coerce/internal/jsonwire"
@@ -374,29 +373,13 @@ func (w *textWalk) rawScalarInto(i int, k kind, t *Type, depth int) (int, result
 	if t.isAny() || fitRawScalar(data[i:end], k, t) {
 		return end, result{}
 	}
-	// A numeric string that is JSON number text float64 holds as written,
-	// well inside 2^53, the usual repair: written from the bytes, without
-	// the string.
-	if k == kindString && !w.o.UseNumber && !w.o.StructuredOnly &&
-		(t.kind == typeNumber || t.kind == typeInteger && !t.plainInt) {
-		if num := data[i+1 : end-1]; len(num) <= 24 && jsonwire.IsNumber(num) {
-			if f, ok := jsonwire.Value(num); ok && math.Abs(f) < 1<<53 && numberTextFits(num, t) {
-				w.splice(i, end)
-				if jsonwire.IsFloatText(num) {
-					w.out = append(w.out, num...) // what AppendFloat would write
-				} else {
-					w.out = jsonwire.AppendFloat(w.out, f, 64)
-				}
-				return end, w.scalarChange(num, t, NumberFromText)
-			}
-		}
-	}
-	// "true" or "false" where a boolean is declared, as fromWord reads it.
-	if k == kindString && t.kind == typeBoolean && t.enum == nil && !w.o.StructuredOnly {
-		if word := string(data[i:end]); word == `"true"` || word == `"false"` {
+	if k == kindString {
+		// The usual repairs, written from the bytes (stringRepair).
+		content := data[i+1 : end-1]
+		if r, ok := stringRepair(&w.o, content, t); ok {
 			w.splice(i, end)
-			w.out = append(w.out, data[i+1:end-1]...)
-			return end, w.scalarChange(data[i+1:end-1], t, BooleanFromText)
+			w.out = appendStringRepair(w.out, content, r)
+			return end, w.scalarChange(content, t, r)
 		}
 	}
 	return end, w.rawDecoded(i, end, t, depth)
