@@ -212,26 +212,31 @@ func (o *Options) applyKeyEdits(params *Type, args map[string]any) (map[string]a
 		delete(out, e.key)
 		var c Change
 		if e.to == "" {
-			c = removal(params, e.key, absenceOf(v))
+			c = removal(params, pointerToken(e.key), e.key, absenceOf(v))
 		} else {
-			// At the parameter's declared name; the preview is the name given.
 			out[e.to] = v
-			c = Change{Path: pointerToken(e.to), Declared: params.field(e.to).String(), Found: kindOf(v).public(),
-				Preview: preview(e.key), Rule: Renamed}
+			c = renaming(params, e, kindOf(v).public())
 		}
 		changes = append(changes, c)
 	}
 	return out, changes
 }
 
-// removal is the Change of a parameter the rule of nulls or of
-// placeholders removes.
-func removal(params *Type, key string, a absence) Change {
-	c := Change{Path: pointerToken(key), Declared: params.field(key).String(), Found: a.kind(), Rule: NullRemoved}
+// removal is the Change of a member key of object type obj, at path, that
+// the rule of nulls or of placeholders removes, for maps and text alike.
+func removal(obj *Type, path, key string, a absence) Change {
+	c := Change{Path: path, Declared: obj.field(key).String(), Found: a.kind(), Rule: NullRemoved}
 	if a != isNull {
 		c.Rule = PlaceholderRemoved
 	}
 	return c
+}
+
+// renaming is the Change of the parameter e renames, whose value is of
+// kind found, for maps and text alike: at the parameter's declared name,
+// with the name given as its preview.
+func renaming(params *Type, e keyEdit, found Kind) Change {
+	return Change{Path: pointerToken(e.to), Declared: params.field(e.to).String(), Found: found, Preview: preview(e.key), Rule: Renamed}
 }
 
 // editsKey is the pre-screen of keyEdits for one parameter, a map's key
@@ -332,11 +337,10 @@ func (o *Options) editArgs(params *Type, args []byte, start int) ([]byte, []Chan
 		for _, e := range edits {
 			j := last[e.key]
 			if e.to == "" {
-				changes = append(changes, removal(params, e.key, absenceOfText(args, members[j].valLo)))
+				changes = append(changes, removal(params, pointerToken(e.key), e.key, absenceOfText(args, members[j].valLo)))
 				continue
 			}
-			changes = append(changes, Change{Path: pointerToken(e.to), Declared: params.field(e.to).String(),
-				Found: tokenKind(args[members[j].valLo]).public(), Preview: preview(e.key), Rule: Renamed})
+			changes = append(changes, renaming(params, e, tokenKind(args[members[j].valLo]).public()))
 		}
 	}
 	return out, changes, true

@@ -94,8 +94,7 @@ func (o *Options) nullEditor() *nullEditor {
 // removed records the change of a null removed from obj at key.
 func (ed *nullEditor) removed(obj *Type, key string) {
 	if ed.o.OnChange != nil {
-		at := string(appendPointerToken(ed.path, key))
-		ed.changes = append(ed.changes, Change{Path: at, Declared: obj.field(key).String(), Found: Null, Rule: NullRemoved})
+		ed.changes = append(ed.changes, removal(obj, string(appendPointerToken(ed.path, key)), key, isNull))
 	}
 }
 
