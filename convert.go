@@ -135,7 +135,7 @@ func convertScalar(o *Options, v any, k kind, t *Type) conversion {
 			return refused(notZeroOrOne)
 		}
 	case typeNull:
-		if s, ok := v.(string); ok && !o.StructuredOnly && (s == "" || s == "null") {
+		if s, ok := v.(string); ok && !o.StructuredOnly && spellsNull(s) {
 			return convertedTo(nil, NullFromText)
 		}
 	}
@@ -154,6 +154,11 @@ func fromNumeral(o *Options, s string, t *Type) conversion {
 	}
 	return convertedTo(v, NumberFromText)
 }
+
+// spellsNull reports whether s is a string that null type takes as null
+// (NullFromText): empty, or "null". Optional[T] leaves such a string to
+// its null member (Options.optionalMember).
+func spellsNull(s string) bool { return s == "" || s == "null" }
 
 // stringRepair is convertScalar's fast path for JSON text, where a string
 // token is converted without being decoded: content is the token's bytes

@@ -386,7 +386,7 @@ func (o *Options) optionalMember(v any, t *Type) *Type {
 	if o.WrapScalars {
 		return nil
 	}
-	if s, ok := v.(string); ok && (s == "" || s == "null") {
+	if s, ok := v.(string); ok && spellsNull(s) {
 		return nil
 	}
 	return t.orNull()
