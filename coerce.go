@@ -198,7 +198,7 @@ func Structured(s string) (any, bool) { return Options{}.Structured(s) }
 // positional argument, where "123", "true" and prose must stay text. A
 // string that cannot be JSON text costs no allocation.
 func (o Options) Structured(s string) (any, bool) {
-	if sh, text := sniff(s); o.noText(sh, text) { // the gate of jsonText, which ToType reads s by
+	if sh, text := sniff(s); noText(&o, sh, text) { // the gate of jsonText, which ToType reads s by
 		return nil, false
 	}
 	out, err := o.ToType(s, objectOrArray)

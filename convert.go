@@ -327,13 +327,14 @@ func jsonText(o *Options, s string) (sh shape, text string, rule Rule, fixes nea
 // strings: s holds no JSON text, nor near-JSON text, of an object or array.
 func (o *Options) noJSONText(s string) bool {
 	sh, text := sniff(s)
-	return o.noText(sh, text)
+	return noText(o, sh, text)
 }
 
 // noText is noJSONText once the sniff has read s (as sh, and text
-// trimmed): small enough to be inlined where the sniff is. Prose is
-// answered by its two ends before the options are read.
-func (o *Options) noText(sh shape, text string) bool {
+// trimmed), for a string or its bytes: small enough to be inlined where
+// the sniff is. Prose is answered by its two ends before the options are
+// read.
+func noText[T ~string | ~[]byte](o *Options, sh shape, text T) bool {
 	return sh == shapeNone && (!nearJSONAround(text) || o.StrictJSON)
 }
 

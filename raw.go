@@ -486,7 +486,7 @@ func (w *textWalk) rawText(i, end int, t *Type, depth int) (result, bool) {
 		}
 		rule = Fenced
 	case shapeNone, shapeQuoted:
-		if sh == shapeNone && (w.o.StrictJSON || !nearJSONAround(text)) {
+		if noText(&w.o, sh, text) {
 			return result{}, false
 		}
 		var st string
