@@ -155,7 +155,14 @@ func coerceText(o *Options, data []byte, t *Type, args bool, passed *bool) (out 
 // A collector keeps the changes a walk reports, for the caller to deliver.
 type collector struct{ list []Change }
 
-func (c *collector) add(ch Change) { c.list = append(c.list, ch) }
+func (c *collector) add(ch Change) {
+	if c.list == nil {
+		// A call that changes something mostly changes a few things:
+		// room for them at once, rather than growing by doubling from one.
+		c.list = make([]Change, 0, 8)
+	}
+	c.list = append(c.list, ch)
+}
 
 // resent reports the one object that argument text holds twice in a row,
 // or after an empty object, as providers that re-send the whole object
