@@ -3,6 +3,8 @@ package coerce
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -85,4 +87,45 @@ func equalStrings(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// fitParams takes a scalar its parameter's type accepts quickly without
+// asking the rule of placeholders: no placeholder may be such a scalar.
+// Every kind of type that can have "" as a placeholder (the one scalar
+// placeholder) is here, with the schemas of testdata.
+func TestNoPlaceholderIsAQuickScalar(t *testing.T) {
+	srcs := []string{`{"type":"object","properties":{
+		"enum":{"enum":["asc","desc"]},"typed-enum":{"type":"string","enum":["a"]},"const":{"const":"x"},
+		"number-enum":{"type":"integer","enum":[1,2]},"beside-a-union":{"type":["string","null"],"enum":["a",null]},
+		"member-enum":{"anyOf":[{"type":"string","enum":["a"]},{"type":"null"}]},
+		"members-enum":{"anyOf":[{"type":"string","enum":["a"]},{"type":"integer"}]},
+		"plain":{"type":"string"},"object":{"type":"object","required":["a"]}}}`}
+	names, _ := filepath.Glob(filepath.Join("testdata", "schemas", "*.json"))
+	for _, name := range names {
+		text, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, string(text))
+	}
+	seen := 0
+	for _, src := range srcs {
+		s := schemaOf(t, src)
+		if s.params == nil || s.params.index == nil {
+			continue
+		}
+		ix := s.params.index
+		for i, p := range ix.list {
+			if ix.placeholders == nil || !isEmptyS.in(ix.placeholders[i]) {
+				continue
+			}
+			seen++
+			if quickKind("")&p.t.quickAccepts() != 0 {
+				t.Errorf("%q: \"\" is a placeholder of %s, which takes it quickly", p.name, p.t)
+			}
+		}
+	}
+	if seen < 6 {
+		t.Errorf("%d properties with \"\" as a placeholder; the test means to look at at least 6", seen)
+	}
 }
