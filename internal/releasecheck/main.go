@@ -27,6 +27,18 @@
 // Its own tests need the repository (they build it, and install the npm
 // packages of its testdata), so they are not run from the module cache.
 //
+// With -race (make test), the build, vet and test commands of each
+// integration's module run with -race: make test's vet and race steps have
+// compiled the integrations' dependencies with -race, and -trimpath lets
+// the build cache serve them here, where a plain build compiled them all
+// once more. A plain build would also prove that the files a build with
+// -race leaves out (those constrained by !race) compile, in the
+// integrations and in their dependencies: of ours only mcpgo has one, a
+// test's, which make test compiles in the workspace (vet, allocs). The
+// core's module has no dependency to share, and its tests take seconds
+// plain but minutes with -race, so it is always checked plain; so is the
+// command, installed as users install it.
+//
 // The go.work plays no part (GOWORK=off). The modules served here are exempt
 // from the checksum database (GONOSUMDB), which does not know them yet; every
 // other module is checked against it as usual.
@@ -43,7 +55,7 @@
 //
 // Run it from inside the repository:
 //
-//	go run ./internal/releasecheck [-keep]
+//	go run ./internal/releasecheck [-keep] [-race]
 //
 // With -serve (make release-serve) it only builds the proxy, keeps it, and
 // prints the environment a tester sets to go get each module from it in a
@@ -77,11 +89,12 @@ import (
 func main() {
 	keep := flag.Bool("keep", false, "keep the proxy and the scratch modules, to rerun a failing command by hand")
 	serveOnly := flag.Bool("serve", false, "only build the module proxy, keep it, and print how to go get each module from it")
+	race := flag.Bool("race", false, "build, vet and test the integrations' modules with -race, to reuse what go test -race compiled")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("releasecheck: ")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, *keep, *serveOnly)
+	err := run(ctx, *keep, *serveOnly, *race)
 	stop()
 	if err != nil {
 		log.Fatal(err)
@@ -96,7 +109,7 @@ type target struct {
 	command  bool   // its root package is a main package, which users install
 }
 
-func run(ctx context.Context, keep, serveOnly bool) error {
+func run(ctx context.Context, keep, serveOnly, race bool) error {
 	start := time.Now()
 	env, err := goEnv(ctx)
 	if err != nil {
@@ -153,7 +166,7 @@ func run(ctx context.Context, keep, serveOnly bool) error {
 		fmt.Printf("serve %s@%s %s (%d files)\n", t.mod.Path, t.mod.Version, sum, len(mfiles))
 	}
 
-	c := &checker{env: userEnv(tmp, env, targets[0].mod.Path)}
+	c := &checker{env: userEnv(tmp, env, targets[0].mod.Path), race: race}
 	if serveOnly {
 		fmt.Print(serveInstructions(tmp, c.env, targets))
 		return nil
@@ -466,6 +479,7 @@ func stderr(err error) error {
 // A checker runs the go commands of a user's module.
 type checker struct {
 	env   []string // added to the environment
+	race  bool     // build, vet and test the integrations with -race
 	width int      // of the names printed
 }
 
@@ -480,13 +494,18 @@ func (c *checker) check(ctx context.Context, t target, dir string) error {
 			return err
 		}
 	}
+	// -race for an integration: see the package comment.
+	var race []string
+	if c.race && t.name != "core" {
+		race = []string{"-race"}
+	}
 	steps := [][]string{
 		{"get", t.mod.Path + "@" + t.mod.Version},
 		{"mod", "tidy"},
-		{"build", "./..."},
-		{"vet", "./..."},
-		{"test", "./..."},
-		{"test", t.mod.Path + "/..."},
+		slices.Concat([]string{"build"}, race, []string{"./..."}),
+		slices.Concat([]string{"vet"}, race, []string{"./..."}),
+		slices.Concat([]string{"test"}, race, []string{"./..."}),
+		slices.Concat([]string{"test"}, race, []string{t.mod.Path + "/..."}),
 	}
 	if !hasNonTestGo(dir) {
 		steps = slices.DeleteFunc(steps, func(s []string) bool { return s[0] == "build" }) // "no packages to build"
