@@ -12,6 +12,18 @@ GO              ?= go
 # -trimpath once, though each step of make test, a make of its own, reads
 # it back from the environment.
 export GOFLAGS  := $(strip $(filter-out -trimpath,$(shell $(GO) env GOFLAGS)) -trimpath)
+# vet, lint, race, doccheck-genkit and the release check's integrations all
+# build with -race, so that each dependency is compiled once, with -race,
+# where vet and lint compiled it plain and race again with -race: on a
+# fresh machine, compiling the dependencies is most of make test's CPU time,
+# and a second compile of them cost some 550s of it. GOFLAGS, not a -race
+# flag, where a tool or a test runs go commands of its own: staticcheck's
+# go list, doccheck's (internal/doccheck lists the packages its README
+# blocks import). What -race leaves out, files constrained by !race, vet and
+# lint check plain (race_and_plain); the steps that must build plain do so:
+# allocs (sync.Pool drops what is put back under -race), fuzz-smoke (its own
+# instrumentation), and the core in the release check.
+RACE_GOFLAGS    := $(GOFLAGS) -race
 STATICCHECK     := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BENCHSTAT       := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 BIN             := $(CURDIR)/bin
@@ -47,16 +59,21 @@ WORK_PACKAGES   := $(addsuffix /...,$(WORK_MODULES))
 # after each, a line gives its wall time and the CPU time (user+sys) of every
 # process it ran, and the end a table of them all, so that a CI log shows
 # where the minutes went (on a fresh machine, mostly in compiling the
-# dependencies of every module, once plain and once with -race). The steps
+# dependencies of every module, with -race: see RACE_GOFLAGS). The steps
 # of TEST_FIRST run one after another, then those of TEST_MAIN likewise
-# while race runs beside them, then TEST_LAST. race shares no compiled
-# package with the steps beside it, and starts after vet, which compiles
-# (plain) the packages that race's doccheck and cmd/coerce tests build
-# (plain) too. The first step to fail stops both lanes; race's output is
-# printed once both are done.
+# while those of TEST_BESIDE run beside them, then TEST_LAST. vet comes
+# first because it compiles, with -race, every dependency that the steps
+# after it build; the two lanes then compile no package in common (two go
+# commands compiling the same package at once both do the work): race
+# compiles the tests of the workspace's packages, and lint, which follows
+# it, reads the export data of those (staticcheck's go list -test); the
+# main lane compiles plain (allocs, suite), instrumented for fuzzing, or
+# the modules as the release check serves them (their own versions, under
+# another path). The first step to fail stops both lanes; the output of
+# TEST_BESIDE is printed once both are done.
 TEST_FIRST  := forget-own-versions node-check fmt vet
-TEST_MAIN   := lint doccheck-genkit allocs fuzz-smoke suite shared-copies release-check
-TEST_BESIDE := race
+TEST_MAIN   := doccheck-genkit allocs fuzz-smoke suite shared-copies release-check
+TEST_BESIDE := race lint
 TEST_LAST   := no-trace
 
 test:
@@ -101,9 +118,24 @@ fmt:
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path '*/testdata/*')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
+# $(call race_differs,PACKAGES) is a command that prints those of PACKAGES
+# whose files differ in a build with -race (a file constrained by race or
+# !race, such as mcpgo's raceEnabled): each package with the files a build
+# leaves out, from go list plain and with -race; those listed once differ.
+race_differs = { $(GO) list -e -f '{{.ImportPath}} {{.IgnoredGoFiles}}' $(1) && \
+	GOFLAGS='$(RACE_GOFLAGS)' $(GO) list -e -f '{{.ImportPath}} {{.IgnoredGoFiles}}' $(1); } | \
+	LC_ALL=C sort | uniq -u | cut -d' ' -f1 | LC_ALL=C sort -u
+
+# $(call race_and_plain,COMMAND,PACKAGES) runs COMMAND over PACKAGES with
+# -race (RACE_GOFLAGS), then plain over those whose files differ with -race,
+# so that every file is checked, each package built as race builds it.
+race_and_plain = echo "GOFLAGS=-race $(1) $(2)"; GOFLAGS='$(RACE_GOFLAGS)' $(1) $(2); \
+	plain=$$($(call race_differs,$(2))); \
+	if [ -n "$$plain" ]; then echo "$(1)" $$plain "(plain: their files differ with -race)"; $(1) $$plain; fi
+
 vet:
-	@set -e; echo "go vet $(WORK_PACKAGES)"; $(GO) vet $(WORK_PACKAGES); \
-	echo "go vet ./... (in genkit)"; cd genkit && $(GO) vet ./...
+	@set -e; $(call race_and_plain,$(GO) vet,$(WORK_PACKAGES)); \
+	echo "(in genkit)"; cd genkit; $(call race_and_plain,$(GO) vet,./...)
 
 $(BIN)/staticcheck:
 	GOBIN=$(BIN) $(GO) install $(STATICCHECK)
@@ -114,14 +146,19 @@ $(BIN)/benchstat:
 tools: $(BIN)/staticcheck $(BIN)/benchstat
 
 lint: $(BIN)/staticcheck
-	@set -e; echo "staticcheck $(WORK_PACKAGES)"; $(BIN)/staticcheck $(WORK_PACKAGES); \
-	echo "staticcheck ./... (in genkit)"; cd genkit && $(BIN)/staticcheck ./...
+	@set -e; $(call race_and_plain,$(BIN)/staticcheck,$(WORK_PACKAGES)); \
+	echo "(in genkit)"; cd genkit; $(call race_and_plain,$(BIN)/staticcheck,./...)
 
 # -vet=off: the checks go test runs by default are a subset of go vet's, which
 # the vet step ran on the same packages and their tests; here they would
-# only be run again, over export data compiled with -race.
+# only be run again. internal/doccheck runs with GOFLAGS=-race, so that the
+# go list -export its tests run reads what vet compiled; the others with
+# the flag only, so that cmd/coerce's tests build the command (go build)
+# plain, as users do.
+RACE_PACKAGES = $(filter-out ./internal/doccheck/...,$(WORK_PACKAGES))
 race:
-	@set -e; echo "go test -race -vet=off $(WORK_PACKAGES)"; $(GO) test -race -vet=off -count=1 $(WORK_PACKAGES); \
+	@set -e; echo "go test -race -vet=off $(RACE_PACKAGES)"; $(GO) test -race -vet=off -count=1 $(RACE_PACKAGES); \
+	echo "GOFLAGS=-race go test -vet=off ./internal/doccheck/..."; GOFLAGS='$(RACE_GOFLAGS)' $(GO) test -vet=off -count=1 ./internal/doccheck/...; \
 	echo "go test -race -vet=off ./... (in genkit)"; cd genkit && $(GO) test -race -vet=off -count=1 ./...
 
 # The tests that count allocations, again without the race detector, which
@@ -159,9 +196,10 @@ suite:
 		own {print; n++} END {if (!n) {print "$(SUITE) did not run, or logged no counts"; exit 1}}'
 
 # The READMEs' Go blocks of the genkit workspace (the others are checked
-# by race, in internal/doccheck).
+# by race, in internal/doccheck), with -race as race does, for the same
+# reason.
 doccheck-genkit:
-	cd internal/doccheck && GOWORK=$(CURDIR)/genkit/go.work DOCCHECK_WORKSPACE=genkit $(GO) test -count=1 ./
+	cd internal/doccheck && GOWORK=$(CURDIR)/genkit/go.work DOCCHECK_WORKSPACE=genkit GOFLAGS='$(RACE_GOFLAGS)' $(GO) test -count=1 ./
 
 # The copies in testdata of ../shared's conformance vectors and JSON Schema
 # Test Suite still equal it, wherever ../shared exists (SHARED=dir for
@@ -174,9 +212,10 @@ shared-copies:
 	else echo "no $(SHARED): the copies in testdata are not compared"; fi
 
 # What users' go get will fetch once the modules are tagged, from a module
-# proxy made of the working tree: see internal/releasecheck.
+# proxy made of the working tree: see internal/releasecheck. -race: the
+# integrations' modules build with -race, reusing what vet compiled.
 release-check:
-	$(GO) run ./internal/releasecheck
+	$(GO) run ./internal/releasecheck -race
 
 # Only the proxy of release-check, kept, and the line a tester pastes to
 # go get each module from it in a module of their own (see CHANGELOG.md).
