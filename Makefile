@@ -176,10 +176,23 @@ allocs:
 FUZZ_PACKAGES = . ./internal/jsonwire ./internal/godecode ./internal/nearjson
 FUZZ_TARGETS = $$(for p in $(FUZZ_PACKAGES); do $(GO) test -list '^Fuzz' $$p | sed -n "s|^Fuzz|$$p:Fuzz|p"; done)
 
+# The smoke run builds each package's test binary once, instrumented for
+# fuzzing (go test -c -fuzz), lists its targets and runs it once per target
+# as go test -fuzz would: in the package's directory (the seed corpus is in
+# its testdata/fuzz, where a failing input is written too), with the corpus
+# cache go test gives it ($GOCACHE/fuzz/<import path>). go test -fuzz per
+# target, and go test -list per package, loaded the packages and checked
+# or linked a test binary each time, some 30 times.
 fuzz-smoke:
-	@set -e; for t in $(FUZZ_TARGETS); do \
-		echo "fuzz $$t for $(SMOKE_FUZZTIME)"; \
-		$(GO) test -run='^$$' -fuzz="^$${t#*:}$$" -fuzztime=$(SMOKE_FUZZTIME) $${t%%:*} ; \
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; cache=$$($(GO) env GOCACHE)/fuzz; \
+	for p in $(FUZZ_PACKAGES); do \
+		ip=$$($(GO) list $$p); bin=$$tmp/$$(echo $$ip | tr / _).test; \
+		$(GO) test -c -fuzz=. -o $$bin $$p; \
+		for f in $$(cd $$p && $$bin -test.list '^Fuzz'); do \
+			echo "fuzz $$p:$$f for $(SMOKE_FUZZTIME)"; \
+			(cd $$p && $$bin -test.paniconexit0 -test.timeout=10m0s -test.fuzzcachedir=$$cache/$$ip \
+				-test.run='^$$' -test.fuzz="^$$f$$" -test.fuzztime=$(SMOKE_FUZZTIME)); \
+		done; \
 	done
 
 # The JSON Schema Test Suite, run again (race runs it too) so that CI
