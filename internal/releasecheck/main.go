@@ -55,7 +55,7 @@
 //
 // Run it from inside the repository:
 //
-//	go run ./internal/releasecheck [-keep] [-race]
+//	go run ./internal/releasecheck [-keep] [-race] [-p n]
 //
 // With -serve (make release-serve) it only builds the proxy, keeps it, and
 // prints the environment a tester sets to go get each module from it in a
@@ -72,6 +72,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"log"
 	"os"
@@ -90,11 +91,12 @@ func main() {
 	keep := flag.Bool("keep", false, "keep the proxy and the scratch modules, to rerun a failing command by hand")
 	serveOnly := flag.Bool("serve", false, "only build the module proxy, keep it, and print how to go get each module from it")
 	race := flag.Bool("race", false, "build, vet and test the integrations' modules with -race, to reuse what go test -race compiled")
+	parallel := flag.Int("p", 1, "check up to `n` modules at once (their output is printed in order, each once done)")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("releasecheck: ")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, *keep, *serveOnly, *race)
+	err := run(ctx, *keep, *serveOnly, *race, max(*parallel, 1))
 	stop()
 	if err != nil {
 		log.Fatal(err)
@@ -109,7 +111,7 @@ type target struct {
 	command  bool   // its root package is a main package, which users install
 }
 
-func run(ctx context.Context, keep, serveOnly, race bool) error {
+func run(ctx context.Context, keep, serveOnly, race bool, parallel int) error {
 	start := time.Now()
 	env, err := goEnv(ctx)
 	if err != nil {
@@ -182,24 +184,60 @@ func run(ctx context.Context, keep, serveOnly, race bool) error {
 		}
 		defer fmt.Printf("to run a go command in a scratch module: cd %s/<name> && env %s go ...\n", tmp, strings.Join(quoted, " "))
 	}
-	var failed, skipped []string
-	for _, t := range targets {
-		if _, err := os.Stat(t.testdata); err != nil {
-			rel, _ := filepath.Rel(root, t.testdata)
-			fmt.Printf("skip  %s: no %s (a user's main_test.go for %s)\n", t.name, filepath.ToSlash(rel)+"/", t.mod.Path)
-			skipped = append(skipped, t.name)
-			continue
-		}
-		check := c.check
-		if t.command {
-			check = c.install
-		}
-		if err := check(ctx, t, filepath.Join(tmp, t.name)); err != nil {
-			fmt.Printf("FAIL  %s: %v\n", t.name, err)
-			failed = append(failed, t.name)
-			if ctx.Err() != nil {
-				break
+	// Up to parallel targets are checked at once, in order, each into a
+	// buffer of its own; the buffers are printed in order, each once its
+	// target is done. A machine with more cores than one go command keeps
+	// busy (a link, a test that waits, a module's last package compiling
+	// alone) checks the next module meanwhile.
+	type outcome struct {
+		out     bytes.Buffer
+		err     error
+		skipped bool
+		done    chan struct{}
+	}
+	outcomes := make([]*outcome, len(targets))
+	for i := range outcomes {
+		outcomes[i] = &outcome{done: make(chan struct{})}
+	}
+	go func() {
+		slots := make(chan struct{}, parallel)
+		for i, t := range targets {
+			o := outcomes[i]
+			if _, err := os.Stat(t.testdata); err != nil {
+				rel, _ := filepath.Rel(root, t.testdata)
+				fmt.Fprintf(&o.out, "skip  %s: no %s (a user's main_test.go for %s)\n", t.name, filepath.ToSlash(rel)+"/", t.mod.Path)
+				o.skipped = true
+				close(o.done)
+				continue
 			}
+			slots <- struct{}{}
+			if ctx.Err() != nil {
+				o.err = ctx.Err()
+				<-slots
+				close(o.done)
+				continue
+			}
+			check := c.check
+			if t.command {
+				check = c.install
+			}
+			go func() {
+				defer func() { <-slots; close(o.done) }()
+				o.err = check(ctx, t, filepath.Join(tmp, t.name), &o.out)
+			}()
+		}
+	}()
+	var failed, skipped []string
+	for i, t := range targets {
+		o := outcomes[i]
+		<-o.done
+		os.Stdout.Write(o.out.Bytes())
+		switch {
+		case o.skipped:
+			skipped = append(skipped, t.name)
+		case o.err != nil:
+			fmt.Printf("FAIL  %s: %v\n", t.name, o.err)
+			failed = append(failed, t.name)
 		}
 	}
 	if len(failed) > 0 {
@@ -485,12 +523,12 @@ type checker struct {
 
 // check makes the user's module for t in dir and runs a user's commands in
 // it, printing a line for each that passes.
-func (c *checker) check(ctx context.Context, t target, dir string) error {
+func (c *checker) check(ctx context.Context, t target, dir string, w io.Writer) error {
 	if err := copyDir(dir, t.testdata); err != nil {
 		return err
 	}
 	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
-		if err := c.run(ctx, t, dir, "mod", "init", "example.com/user/"+path.Base(t.name)); err != nil {
+		if err := c.run(ctx, t, dir, w, "mod", "init", "example.com/user/"+path.Base(t.name)); err != nil {
 			return err
 		}
 	}
@@ -511,7 +549,7 @@ func (c *checker) check(ctx context.Context, t target, dir string) error {
 		steps = slices.DeleteFunc(steps, func(s []string) bool { return s[0] == "build" }) // "no packages to build"
 	}
 	for _, args := range steps {
-		if err := c.run(ctx, t, dir, args...); err != nil {
+		if err := c.run(ctx, t, dir, w, args...); err != nil {
 			return err
 		}
 	}
@@ -520,7 +558,7 @@ func (c *checker) check(ctx context.Context, t target, dir string) error {
 
 // install installs a command as a user does, with go install at its
 // version, into dir/bin, and runs it once as testdata/<name>/run.json says.
-func (c *checker) install(ctx context.Context, t target, dir string) error {
+func (c *checker) install(ctx context.Context, t target, dir string, w io.Writer) error {
 	var spec struct {
 		Args   []string // the command's arguments
 		Stdout string   // what it must print
@@ -551,7 +589,7 @@ func (c *checker) install(ctx context.Context, t target, dir string) error {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go install %s@%s: %v\n%s", t.mod.Path, t.mod.Version, err, indent(out))
 	}
-	fmt.Printf("ok    %-*s  go install %s@%s (%.1fs)\n", c.width, t.name, t.mod.Path, t.mod.Version, time.Since(start).Seconds())
+	fmt.Fprintf(w, "ok    %-*s  go install %s@%s (%.1fs)\n", c.width, t.name, t.mod.Path, t.mod.Version, time.Since(start).Seconds())
 
 	name := path.Base(t.mod.Path)
 	run := exec.CommandContext(ctx, filepath.Join(bin, name), spec.Args...)
@@ -565,11 +603,11 @@ func (c *checker) install(ctx context.Context, t target, dir string) error {
 	if string(out) != spec.Stdout {
 		return fmt.Errorf("%s %s printed %q, want %q", name, strings.Join(spec.Args, " "), out, spec.Stdout)
 	}
-	fmt.Printf("ok    %-*s  %s %s\n", c.width, t.name, name, strings.Join(spec.Args, " "))
+	fmt.Fprintf(w, "ok    %-*s  %s %s\n", c.width, t.name, name, strings.Join(spec.Args, " "))
 	return nil
 }
 
-func (c *checker) run(ctx context.Context, t target, dir string, args ...string) error {
+func (c *checker) run(ctx context.Context, t target, dir string, w io.Writer, args ...string) error {
 	start := time.Now()
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
@@ -578,7 +616,7 @@ func (c *checker) run(ctx context.Context, t target, dir string, args ...string)
 	if err != nil {
 		return fmt.Errorf("go %s (in %s): %v\n%s", strings.Join(args, " "), dir, err, indent(out))
 	}
-	fmt.Printf("ok    %-*s  go %s (%.1fs)\n", c.width, t.name, strings.Join(args, " "), time.Since(start).Seconds())
+	fmt.Fprintf(w, "ok    %-*s  go %s (%.1fs)\n", c.width, t.name, strings.Join(args, " "), time.Since(start).Seconds())
 	return nil
 }
 
