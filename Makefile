@@ -66,14 +66,16 @@ WORK_PACKAGES   := $(addsuffix /...,$(WORK_MODULES))
 # after it build; the two lanes then compile no package in common (two go
 # commands compiling the same package at once both do the work): race
 # compiles the tests of the workspace's packages, and lint, which follows
-# it, reads the export data of those (staticcheck's go list -test); the
-# main lane compiles plain (allocs, suite), instrumented for fuzzing, or
-# the modules as the release check serves them (their own versions, under
-# another path). The first step to fail stops both lanes; the output of
+# it, reads the export data of those (staticcheck's go list -test), then
+# fuzz-smoke compiles its own instrumented build; the main lane compiles
+# plain (allocs, suite) or the modules as the release check serves them
+# (their own versions, under another path). The lanes hold about the same
+# CPU time: the release check, the longest step, beside race, lint and
+# fuzz-smoke. The first step to fail stops both lanes; the output of
 # TEST_BESIDE is printed once both are done.
 TEST_FIRST  := forget-own-versions node-check fmt vet
-TEST_MAIN   := doccheck-genkit allocs fuzz-smoke suite shared-copies release-check
-TEST_BESIDE := race lint
+TEST_MAIN   := doccheck-genkit allocs release-check suite shared-copies
+TEST_BESIDE := race lint fuzz-smoke
 TEST_LAST   := no-trace
 
 test:
@@ -226,9 +228,11 @@ shared-copies:
 
 # What users' go get will fetch once the modules are tagged, from a module
 # proxy made of the working tree: see internal/releasecheck. -race: the
-# integrations' modules build with -race, reusing what vet compiled.
+# integrations' modules build with -race, reusing what vet compiled. -p 2:
+# two modules at once, so that one's links, test runs and last compiles,
+# which keep a core at most, leave the other core to the next module.
 release-check:
-	$(GO) run ./internal/releasecheck -race
+	$(GO) run ./internal/releasecheck -race -p 2
 
 # Only the proxy of release-check, kept, and the line a tester pastes to
 # go get each module from it in a module of their own (see CHANGELOG.md).
