@@ -124,8 +124,12 @@ fmt:
 # whose files differ in a build with -race (a file constrained by race or
 # !race, such as mcpgo's raceEnabled): each package with the files a build
 # leaves out, from go list plain and with -race; those listed once differ.
-race_differs = { $(GO) list -e -f '{{.ImportPath}} {{.IgnoredGoFiles}}' $(1) && \
-	GOFLAGS='$(RACE_GOFLAGS)' $(GO) list -e -f '{{.ImportPath}} {{.IgnoredGoFiles}}' $(1); } | \
+# -buildvcs=false: go list stamps a main package with its module's version
+# from git, and looking up that pseudo-version writes it into the module
+# cache, which must hold none of ours (no-trace); a GOFLAGS set in the
+# environment replaces the -buildvcs=false of a go env file.
+race_differs = { $(GO) list -buildvcs=false -e -f '{{.ImportPath}} {{.IgnoredGoFiles}}' $(1) && \
+	GOFLAGS='$(RACE_GOFLAGS)' $(GO) list -buildvcs=false -e -f '{{.ImportPath}} {{.IgnoredGoFiles}}' $(1); } | \
 	LC_ALL=C sort | uniq -u | cut -d' ' -f1 | LC_ALL=C sort -u
 
 # $(call race_and_plain,COMMAND,PACKAGES) runs COMMAND over PACKAGES with
