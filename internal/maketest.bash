@@ -8,18 +8,19 @@
 #
 # FIRST, MAIN, BESIDE and LAST are lists of steps. FIRST run one after
 # another, then MAIN likewise while BESIDE run at the same time in a second
-# lane, then LAST. The first step to fail ends its lane, and the other lane
-# stops too (BESIDE at once, MAIN before its next step). BESIDE's output is
-# kept and printed when both lanes are done, so that the log reads as one
-# step after another.
+# lane, then LAST. In MAIN or BESIDE, @STEP is no step but a wait: the lane
+# goes on once STEP, of the other lane, has passed. The first step to fail
+# ends its lane, and the other lane stops too (BESIDE at once, MAIN before
+# its next step). BESIDE's output is kept and printed when both lanes are
+# done, so that the log reads as one step after another.
 #
 # Two lanes because the machine has more than one core and no single step
 # keeps them all busy: module downloads, links, tests that wait on a
 # process or a socket and the ends of builds, where one big package
 # compiles alone, leave a core idle. The Makefile puts steps beside each
-# other only where they share no compiled package (race builds everything
-# with -race, the others without), so that neither waits on nor repeats
-# the other's work.
+# other only where they compile no package in common, waiting (@STEP) for
+# the step that compiles what the next one reads, so that neither lane
+# waits on nor repeats the other's work.
 set -u
 make=$1 first=$2 main=$3 beside=$4 last=$5
 dir=$(mktemp -d)
@@ -45,6 +46,7 @@ step() {
 	row=$(printf '%-20s %7.1fs wall %7.1fs CPU%s' "$1" "$w" "$cpu" "${2:-}")
 	echo "== $row"
 	echo "$row" >> "$dir/rows"
+	[ $rc -eq 0 ] && : > "$dir/passed.$1"
 	return $rc
 }
 
@@ -54,6 +56,13 @@ lane() {
 	local s
 	for s in $1; do
 		[ -e "$dir/failed" ] && return 1
+		if [ "${s#@}" != "$s" ]; then
+			until [ -e "$dir/passed.${s#@}" ]; do
+				[ -e "$dir/failed" ] && return 1
+				sleep 1
+			done
+			continue
+		fi
 		step "$s" "${2:-}" || { echo "$s" >> "$dir/failed"; return 1; }
 	done
 }
@@ -70,6 +79,15 @@ report() {
 		exit 1
 	fi
 }
+
+for s in $main $beside; do
+	case $s in @*)
+		case " $first $main $beside " in
+		*" ${s#@} "*) ;;
+		*) echo "maketest.bash: $s waits for a step that is not run" >&2; exit 2 ;;
+		esac
+	esac
+done
 
 lane "$first" || report
 if [ -n "$beside" ]; then
