@@ -61,21 +61,23 @@ WORK_PACKAGES   := $(addsuffix /...,$(WORK_MODULES))
 # where the minutes went (on a fresh machine, mostly in compiling the
 # dependencies of every module, with -race: see RACE_GOFLAGS). The steps
 # of TEST_FIRST run one after another, then those of TEST_MAIN likewise
-# while those of TEST_BESIDE run beside them, then TEST_LAST. vet comes
-# first because it compiles, with -race, every dependency that the steps
-# after it build; the two lanes then compile no package in common (two go
-# commands compiling the same package at once both do the work): race
-# compiles the tests of the workspace's packages, and lint, which follows
-# it, reads the export data of those (staticcheck's go list -test), then
-# fuzz-smoke compiles its own instrumented build; the main lane compiles
-# plain (allocs, suite) or the modules as the release check serves them
-# (their own versions, under another path). The lanes hold about the same
-# CPU time: the release check, the longest step, beside race, lint and
-# fuzz-smoke. The first step to fail stops both lanes; the output of
+# while those of TEST_BESIDE run beside them, then TEST_LAST; @vet in a
+# lane waits for vet to pass. Two go commands compiling one package at once
+# both do the work, so what runs side by side compiles different packages.
+# vet compiles, with -race, every dependency that race, lint,
+# doccheck-genkit and the release check build; beside it run the steps
+# that build nothing with -race (allocs and suite plain, fuzz-smoke
+# instrumented), which keep busy the core that vet's downloads and its
+# last packages leave idle (vet's plain pass over the packages whose files
+# differ with -race comes last, and finds allocs' plain build done). Then
+# race compiles the tests of the workspace's packages, and lint, after it,
+# reads their export data (staticcheck's go list -test), while the release
+# check compiles the modules as it serves them (their own versions, under
+# another path). The first step to fail stops both lanes; the output of
 # TEST_BESIDE is printed once both are done.
-TEST_FIRST  := forget-own-versions node-check fmt vet
-TEST_MAIN   := doccheck-genkit allocs release-check suite shared-copies
-TEST_BESIDE := race lint fuzz-smoke
+TEST_FIRST  := forget-own-versions node-check fmt
+TEST_MAIN   := vet release-check
+TEST_BESIDE := allocs suite shared-copies fuzz-smoke @vet race lint doccheck-genkit
 TEST_LAST   := no-trace
 
 test:
