@@ -80,8 +80,14 @@ TEST_MAIN   := vet release-check
 TEST_BESIDE := allocs suite shared-copies fuzz-smoke @vet race lint doccheck-genkit
 TEST_LAST   := no-trace
 
+# make test links without DWARF (-ldflags=-w): the 60-odd test binaries,
+# commands and tools it links are run, never debugged, and DWARF is some 40%
+# of the linker's CPU time (the panics and the race detector's reports read
+# the symbol table, which stays). Each step, a make of its own, finds it in
+# GOFLAGS; a step made alone links as before, and so does make bench.
 test:
-	@bash internal/maketest.bash "$(MAKE)" "$(TEST_FIRST)" "$(TEST_MAIN)" "$(TEST_BESIDE)" "$(TEST_LAST)"
+	@GOFLAGS='$(strip $(filter-out -ldflags=-w,$(GOFLAGS)) -ldflags=-w)' \
+		bash internal/maketest.bash "$(MAKE)" "$(TEST_FIRST)" "$(TEST_MAIN)" "$(TEST_BESIDE)" "$(TEST_LAST)"
 
 # A fresh machine, for our own modules. The workspace must build without any
 # version of github.com/coerce-go/... in the module cache, since none is
