@@ -146,7 +146,7 @@ type replyValue struct {
 // taken: an object as CoerceJSON reads arguments (names, nulls, checks), any
 // other value by the pipeline over text against the root, then checked.
 func (s *Schema) replyValue(text []byte) ([]byte, []Change, error) {
-	if text[0] == '{' && s.params != nil {
+	if _, isObject := argsObject(text); isObject && s.params != nil {
 		return s.coerceArgsText(text, true)
 	}
 	out, changes, err := coerceText(&s.opts, text, s.root, false, nil)
