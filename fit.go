@@ -246,6 +246,9 @@ func (f *fitter) fitUnion(v any, u *Type, depth int) bool {
 	if k == kindNull {
 		return true
 	}
+	if m := u.orNull(); m != nil && !u.memberNulls && matchesKind(m.kind, k) && (!m.keyed || f.check) {
+		return f.fit(v, m, depth) // Optional[T], the common union: T alone decides, as below
+	}
 	var only *Type
 	n := 0
 	for _, m := range u.members {
