@@ -201,7 +201,7 @@ func (c *checker) find(t *Type, v any, depth int) {
 	}
 	j := c.judge(t, v, depth)
 	if j.err != nil {
-		e := &Error{Path: string(c.path), Declared: t.String(), Value: v, Err: j.err, Detail: j.detail}
+		e := &Error{Path: string(c.path), Declared: t.String(), Value: v, Err: j.err, Detail: j.detail, declared: t}
 		if j.enum != nil {
 			e.Detail = valueList(j.enum.enum, feedbackNames)
 		}
@@ -236,10 +236,10 @@ func (c *checker) find(t *Type, v any, depth int) {
 			switch {
 			case !given:
 				p := t.field(k)
-				c.errs = append(c.errs, &Error{Path: string(c.path), Declared: p.String(), Err: ErrMissing})
+				c.errs = append(c.errs, &Error{Path: string(c.path), Declared: p.String(), Err: ErrMissing, declared: p})
 			case t.closed && !t.known(k):
 				c.errs = append(c.errs, &Error{Path: string(c.path), Declared: t.String(), Value: e, Err: ErrUnknownName,
-					Detail: nearestNames(t.Properties(), k, feedbackNames)})
+					Detail: nearestNames(t.Properties(), k, feedbackNames), declared: t})
 			default:
 				c.find(t.field(k), e, depth+1)
 			}

@@ -774,6 +774,10 @@ func TestErrorMessage(t *testing.T) {
 	}
 	got := *e
 	got.Detail = "" // what it says is not fixed
+	if got.declared == nil || got.declared.String() != got.Declared {
+		t.Errorf("the error's type, for Feedback, is %v; want the type Declared names, %s", got.declared, got.Declared)
+	}
+	got.declared = nil // the public fields follow
 	if d := diff(Error{Path: "/b", Declared: "integer", Value: "x", Err: ErrSyntax}, got); d != "" {
 		t.Errorf("*Error mismatch:\n%s", d)
 	}

@@ -76,6 +76,11 @@ type Error struct {
 	// fence or quotes around it; for the errors of Schema.FromReply about
 	// the reply itself, the reply (see there).
 	Offset int
+
+	// declared is the Type that Declared names, where the engine stamped
+	// it (stamp, and Check's findings): Feedback renders it, so that the
+	// text needs no schema beside the error and re-parses no type name.
+	declared *Type
 }
 
 func (e *Error) Error() string {
@@ -238,7 +243,7 @@ func tooLong(maxSize int) *Error {
 // render's, which alone knows where a failure sits.
 func stamp(err error, t *Type, v any) Error {
 	e := *err.(*Error)
-	e.Declared, e.Value = "", v
+	e.Declared, e.Value, e.declared = "", v, t
 	if t != nil {
 		e.Declared = t.String()
 	}

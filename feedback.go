@@ -37,16 +37,17 @@ const feedbackNames = 12
 // this package (an *Error, or several joined); an error of another kind is
 // quoted, cut to a few hundred bytes. Feedback returns "" for a nil error.
 //
-// It knows the declared types only by their names (Error.Declared); a
-// Schema's Feedback knows them entirely, and says more about objects and
-// enums.
+// An *Error of this package keeps the whole type it declares, so that
+// objects are described with their properties, enums with their values,
+// and the examples built from the schema, with no schema at hand: an
+// integration that returns only the error still gives the model all of it.
+// An *Error made elsewhere has only its Declared name, which Feedback reads
+// as a type expression.
 func Feedback(err error) string { return (*Schema)(nil).Feedback(err) }
 
-// Feedback is the package's Feedback, with the declared type of each
-// failing argument taken from the schema: objects are described with
-// their properties, enums with their values, and the examples are built
-// from the schema. Use it with the errors of s.Coerce, s.CoerceJSON and
-// s.Check.
+// Feedback is the package's Feedback, the same text for the errors of
+// this package. For an *Error made elsewhere, the declared type is taken
+// from the schema at the error's path where the schema has one there.
 func (s *Schema) Feedback(err error) string {
 	if err == nil {
 		return ""
@@ -220,9 +221,13 @@ func pathWords(path string) string {
 	return showPath(path)
 }
 
-// declaredAt is the type declared at e's path: from the schema if there
-// is one and it knows the path, else parsed from e.Declared.
+// declaredAt is the type declared at e's path: the one the engine
+// stamped on e; for an *Error made elsewhere, from the schema if there is
+// one and it knows the path, else parsed from e.Declared.
 func (s *Schema) declaredAt(e *Error) *Type {
+	if e.declared != nil {
+		return e.declared
+	}
 	if s != nil {
 		if t := typeAt(s.Type(), e.Path); t != nil && t.Kind() != Any {
 			return t

@@ -72,6 +72,11 @@ func TestFeedbackText(t *testing.T) {
 			if again := s.Feedback(err); again != got {
 				t.Errorf("feedback differs from one call to the next")
 			}
+			// The errors carry their declared types: the text needs no
+			// schema beside them (a registry that returns only the error).
+			if alone := Feedback(err); alone != got {
+				t.Errorf("Feedback without the schema:\n%s\nwith it:\n%s", alone, got)
+			}
 		})
 	}
 }
