@@ -2,7 +2,6 @@ package coerce
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"slices"
 	"strconv"
@@ -46,9 +45,7 @@ func (s *Schema) CheckJSON(args []byte) error {
 		return nil
 	}
 	if s.opts.MaxSize > 0 && len(args) > s.opts.MaxSize {
-		e := tooLong(s.opts.MaxSize)
-		e.Value = json.RawMessage(args)
-		return e
+		return wholeText(tooLong(s.opts.MaxSize), args, s.root)
 	}
 	return s.checkText(args)
 }
@@ -77,12 +74,11 @@ func (s *Schema) checkText(args []byte) error {
 	}
 	if err != nil {
 		e := *err.(*Error)
-		e.Value = json.RawMessage(args)
-		return &e
+		return wholeText(&e, args, s.root)
 	}
 	m, isObject := v.(map[string]any)
 	if !isObject && v != nil {
-		return &Error{Declared: "object", Value: json.RawMessage(args), Err: ErrKind}
+		return wholeText(&Error{Declared: "object", Err: ErrKind}, args, s.root)
 	}
 	// The text read costs its bytes, as in every entry point that reads
 	// text (Options.MaxWork).

@@ -235,6 +235,15 @@ func tooLong(maxSize int) *Error {
 	return &Error{Err: ErrLimit, Detail: "JSON text longer than " + strconv.Itoa(maxSize) + " bytes"}
 }
 
+// wholeText stamps e, an error about the whole of a call's text (too
+// long, not JSON, cut off, not an object), with the text as its value and
+// t, the type the text was read against, for Feedback; Declared, which
+// its message shows, is left as e has it.
+func wholeText(e *Error, data []byte, t *Type) *Error {
+	e.Value, e.declared = json.RawMessage(data), t
+	return e
+}
+
 // stamp is err, an *Error about a value, as a call reports it: a copy that
 // names the type declared (t; nil for the call's own limits, which are no
 // type's: see walker.limitError) and the value found (v). Every entry point

@@ -248,6 +248,10 @@ func FuzzFeedback(f *testing.F) {
 		if again := s.Feedback(err); again != got {
 			t.Fatalf("not deterministic:\n%s\n%s", got, again)
 		}
+		// The errors keep their types: no schema is needed beside them.
+		if alone := Feedback(err); alone != got {
+			t.Fatalf("Feedback without the schema:\n%s\nwith it:\n%s", alone, got)
+		}
 		// At most feedbackItems lines, each bounded: a type's words, a
 		// preview and an example, whatever the schema and the input.
 		if len(got) > 8000 {

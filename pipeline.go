@@ -43,9 +43,8 @@ const (
 // Check has nothing to find.
 func coerceText(o *Options, data []byte, t *Type, args bool, passed *bool) (out []byte, changes []Change, err error) {
 	if o.MaxSize > 0 && len(data) > o.MaxSize {
-		e := tooLong(o.MaxSize) // the call's limit, like the work budget's (walker.limitError)
-		e.Value = json.RawMessage(data)
-		return data, nil, e
+		// The call's limit, like the work budget's (walker.limitError).
+		return data, nil, wholeText(tooLong(o.MaxSize), data, t)
 	}
 	f := newFitter(o)
 	f.check = passed != nil
@@ -61,7 +60,7 @@ func coerceText(o *Options, data []byte, t *Type, args bool, passed *bool) (out 
 		if werr != nil {
 			return repairText(o, data, t, args, werr)
 		}
-		return data, nil, &Error{Declared: "object", Value: json.RawMessage(data), Err: ErrKind}
+		return data, nil, wholeText(&Error{Declared: "object", Err: ErrKind}, data, t)
 	}
 	object := isObject && (args || t.kind == typeObject)
 	var end int
@@ -193,19 +192,17 @@ func resent(data []byte, start, end, maxDepth int) ([]byte, bool) {
 // comes back as sent, with no change.
 func repairText(o *Options, data []byte, t *Type, args bool, werr *jsonwire.Error) ([]byte, []Change, error) {
 	if werr.Kind != jsonwire.Syntax {
-		return data, nil, rawFail(data, werr) // cut off, too deep, out of range: no repair
+		return data, nil, rawFail(data, werr, t) // cut off, too deep, out of range: no repair
 	}
 	fixed, fixes, ok, cut := o.repairNearJSON(data)
 	switch {
 	case cut:
-		e := truncated()
-		e.Value = json.RawMessage(data)
-		return data, nil, e
+		return data, nil, wholeText(truncated(), data, t)
 	case !ok:
-		return data, nil, rawFail(data, werr)
+		return data, nil, rawFail(data, werr, t)
 	}
 	if _, isObject := argsObject(fixed); args && !isObject {
-		return data, nil, rawFail(data, werr)
+		return data, nil, rawFail(data, werr, t)
 	}
 	out, inner, err := coerceText(o, fixed, t, args, nil)
 	if err != nil {
@@ -253,9 +250,7 @@ func (o *Options) deliver(changes []Change) {
 	}
 }
 
-// rawFail is the error of argument text that is not valid JSON.
-func rawFail(args []byte, err *jsonwire.Error) error {
-	e := textError(err, args)
-	e.Value = json.RawMessage(args)
-	return e
+// rawFail is the error of text read against t that is not valid JSON.
+func rawFail(data []byte, err *jsonwire.Error, t *Type) error {
+	return wholeText(textError(err, data), data, t)
 }
