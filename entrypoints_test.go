@@ -46,6 +46,9 @@ func oneAnswer(s *Schema, args []byte) string {
 	if !bytes.Equal(ctext, text) || errText(cjerr) != errText(want) {
 		return fmt.Sprintf("%s: CoerceJSON with Check = %s, %v; CoerceJSON then CheckJSON = %s, %v", name, ctext, cjerr, text, want)
 	}
+	if d := feedbackMismatch(s, jerr, cjerr); d != "" {
+		return name + ": " + d
+	}
 
 	// Argument text that is not JSON is repaired as a whole or not at
 	// all: when the call fails, the text comes back as sent, and no
@@ -100,6 +103,9 @@ func oneAnswer(s *Schema, args []byte) string {
 		cerr != nil && errText(ccerr) != errText(cerr) || cerr == nil && errText(ccerr) != errText(s.Check(got)) {
 		return fmt.Sprintf("%s: Coerce with Check = %s, %v; Coerce then Check = %s, %v", name, asJSON(cgot), ccerr, asJSON(got), cerr)
 	}
+	if d := feedbackMismatch(s, cerr, cjErr, s.Check(m)); d != "" {
+		return name + ": " + d
+	}
 	var kchg []Change // Coerce with Check reports what Coerce does
 	if _, err := s.WithOptions(withListener(co, &kchg)).Coerce(m); err == nil && cerr == nil {
 		if d := changesMismatch(kchg, cchg); d != "" {
@@ -141,6 +147,18 @@ func oneAnswer(s *Schema, args []byte) string {
 		a, b := s.Check(got), s.CheckJSON(text)
 		if errPaths(a) != errPaths(b) {
 			return fmt.Sprintf("%s: Check = %v; CheckJSON = %v", name, a, b)
+		}
+	}
+	return ""
+}
+
+// feedbackMismatch says where Feedback of one of errs, without the
+// schema, differs from s.Feedback: the errors keep the types they declare,
+// so the text is one, whoever renders it.
+func feedbackMismatch(s *Schema, errs ...error) string {
+	for _, err := range errs {
+		if alone, with := Feedback(err), s.Feedback(err); alone != with {
+			return fmt.Sprintf("Feedback(%v) without the schema:\n%s\nwith it:\n%s", err, alone, with)
 		}
 	}
 	return ""
