@@ -128,9 +128,10 @@
 // that one read. [Schema.Feedback] renders the errors of a call as text for the
 // model (MCP's SEP-1303 isError result): per failure its path, the declared
 // type in JSON Schema's words, a preview of what was found and a valid
-// example. It is bounded (recursive types are described once, examples are
-// built within a budget, previews are read from a value's beginning) and no
-// byte of the arguments can start a line of its own in it.
+// example. Each error keeps the type it declares, so [Feedback] gives the same
+// text with no schema at hand. It is bounded (recursive types are described
+// once, examples are built within a budget, previews are read from a value's
+// beginning) and no byte of the arguments can start a line of its own in it.
 //
 // # Streams
 //
