@@ -177,9 +177,19 @@ race:
 
 # The tests that count allocations, again without the race detector, which
 # makes sync.Pool drop what is put back at random: under -race they skip.
-ALLOC_TESTS = 'Alloc|CostNothing'
+# Only the packages that have such a test, found by its name: go test of
+# ./... would compile and link a test binary for every package of the
+# module, plain, to run nothing in most (on a fresh machine, compiles no
+# other step makes). -buildvcs=false: see race_differs.
+ALLOC_RE    = Alloc|CostNothing
+ALLOC_TESTS = '$(ALLOC_RE)'
 allocs:
-	@set -e; for m in . ./mcpgo; do echo "go test -run $(ALLOC_TESTS) $$m"; (cd $$m && $(GO) test -count=1 -run $(ALLOC_TESTS) ./...); done
+	@set -e; for m in . ./mcpgo; do \
+		pkgs=$$(cd $$m && for d in $$($(GO) list -buildvcs=false -f '{{.Dir}}' ./...); do \
+			if grep -qE '^func (Test|Example|Fuzz)[A-Za-z0-9_]*($(ALLOC_RE))' $$d/*_test.go 2>/dev/null; then echo $$d; fi; \
+		done); \
+		echo "go test -run $(ALLOC_TESTS)" $$pkgs; (cd $$m && $(GO) test -count=1 -run $(ALLOC_TESTS) $$pkgs); \
+	done
 
 # Each fuzz target briefly, so that CI catches regressions; `make fuzz` runs
 # them for FUZZTIME each, a duration or a count such as 1000000x. With a
