@@ -225,7 +225,17 @@ func pointerToken(key string) string {
 	if !strings.ContainsAny(key, "~/") {
 		return "/" + key
 	}
-	return "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
+	return string(appendPointerToken(nil, key))
+}
+
+// unescapeToken is the key a JSON Pointer's reference token (between two
+// slashes) stands for: pointerToken's inverse, "~1" read before "~0" as
+// RFC 6901 asks, so that "~01" is "~1".
+func unescapeToken(tok string) string {
+	if strings.IndexByte(tok, '~') < 0 {
+		return tok
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
 }
 
 // tooLong is the error of JSON text longer than Options.MaxSize allows,

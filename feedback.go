@@ -253,9 +253,7 @@ func typeAt(t *Type, path string) *Type {
 		} else {
 			rest = ""
 		}
-		if strings.IndexByte(tok, '~') >= 0 {
-			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		}
+		tok = unescapeToken(tok)
 		i, err := strconv.Atoi(tok)
 		index := err == nil && i >= 0
 		if t.Kind() == Union {

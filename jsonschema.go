@@ -554,7 +554,7 @@ func resolvePointer(doc any, ptr string) (any, bool) {
 	}
 	cur := doc
 	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		tok = unescapeToken(tok)
 		switch node := cur.(type) {
 		case map[string]any:
 			next, ok := node[tok]

@@ -284,7 +284,7 @@ func failedParams(err error) (failed map[string]bool, all bool) {
 			return nil, true
 		}
 		tok, _, _ := strings.Cut(ce.Path[1:], "/")
-		failed[strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")] = true
+		failed[unescapeToken(tok)] = true
 	}
 	return failed, false
 }
@@ -293,7 +293,7 @@ func failedParams(err error) (failed map[string]bool, all bool) {
 func keptChanges(changes []Change, failed map[string]bool) []Change {
 	return slices.DeleteFunc(changes, func(c Change) bool {
 		tok, _, _ := strings.Cut(strings.TrimPrefix(c.Path, "/"), "/")
-		return failed[strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")]
+		return failed[unescapeToken(tok)]
 	})
 }
 
