@@ -140,17 +140,12 @@ func showPath(path string) string {
 // describe names a value's kind for an error message, with a short excerpt of
 // scalars so that the message alone identifies the culprit.
 func describe(v any) string {
-	const max = 40
 	switch v := v.(type) {
 	case nil:
 		return "null"
 	case string:
-		if len(v) > max {
-			cut := max
-			for cut > 0 && !utf8.RuneStart(v[cut]) {
-				cut--
-			}
-			return "string " + strconv.Quote(v[:cut]) + "..."
+		if len(v) > PreviewLen {
+			return "string " + strconv.Quote(cut(v, PreviewLen)) + "..."
 		}
 		return "string " + strconv.Quote(v)
 	case bool:
@@ -164,11 +159,7 @@ func describe(v any) string {
 	}
 	switch kindOf(v) {
 	case kindNumber:
-		s := fmt.Sprint(v)
-		if len(s) > max {
-			s = s[:max] + "..."
-		}
-		return "number " + s
+		return "number " + cutMarked(fmt.Sprint(v), PreviewLen)
 	case kindObject:
 		return fmt.Sprintf("object (%T)", v)
 	case kindArray:
