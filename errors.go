@@ -77,9 +77,11 @@ type Error struct {
 	// the reply itself, the reply (see there).
 	Offset int
 
-	// declared is the Type that Declared names, where the engine stamped
-	// it (stamp, and Check's findings): Feedback renders it, so that the
-	// text needs no schema beside the error and re-parses no type name.
+	// declared is the Type declared where the error is, set wherever the
+	// engine makes an error (stamp, wholeText, Check's findings, FromReply):
+	// Feedback renders it, so that the text needs no schema beside the
+	// error and re-parses no type name. Declared is its name, or, for an
+	// error about a whole call's text, what the message says was wanted.
 	declared *Type
 }
 

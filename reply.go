@@ -81,7 +81,7 @@ func (s *Schema) FromReply(reply string) ([]byte, error) {
 		return nil, &e
 	}
 	if len(sc.values) > maxReplyValues {
-		return nil, &Error{Declared: s.root.String(), Value: reply, Err: ErrLimit,
+		return nil, &Error{Declared: s.root.String(), declared: s.root, Value: reply, Err: ErrLimit,
 			Detail: "more than " + strconv.Itoa(maxReplyValues) + " " + kindsWords(s.root, true) + " in the reply"}
 	}
 	var taken *replyValue
@@ -104,7 +104,7 @@ func (s *Schema) FromReply(reply string) ([]byte, error) {
 		case taken == nil:
 			taken = v
 		case !sameCompact(taken.out, v.out):
-			return nil, &Error{Declared: s.root.String(), Value: reply, Err: ErrAmbiguous, Offset: v.start,
+			return nil, &Error{Declared: s.root.String(), declared: s.root, Value: reply, Err: ErrAmbiguous, Offset: v.start,
 				Detail: "two values conform, the first at offset " + strconv.Itoa(taken.start) + ", the second"}
 		}
 	}
@@ -116,11 +116,11 @@ func (s *Schema) FromReply(reply string) ([]byte, error) {
 			// Of a kind the root does not take: its coercion says so.
 			_, _, err := s.replyValue(text[sc.other:sc.otherEnd:sc.otherEnd])
 			if err == nil { // cannot be, by the kinds; said plainly all the same
-				err = &Error{Declared: s.root.String(), Value: reply, Err: ErrKind}
+				err = &Error{Declared: s.root.String(), declared: s.root, Value: reply, Err: ErrKind}
 			}
 			return nil, err
 		}
-		return nil, &Error{Declared: s.root.String(), Value: reply, Err: ErrSyntax,
+		return nil, &Error{Declared: s.root.String(), declared: s.root, Value: reply, Err: ErrSyntax,
 			Detail: "no JSON " + kindsWords(s.root, false) + " in the reply"}
 	}
 	if o.OnChange != nil {

@@ -130,6 +130,9 @@ func (c replyCase) run(t *testing.T) {
 		if len(heard) != 0 {
 			t.Errorf("a refused reply reported changes: %v", heard)
 		}
+		if alone, with := Feedback(err), s.Feedback(err); alone != with {
+			t.Errorf("Feedback without the schema:\n%s\nwith it:\n%s", alone, with)
+		}
 		return
 	}
 	if err != nil || !bytes.Equal(jsonwire.AppendCompact(nil, out), jsonwire.AppendCompact(nil, []byte(c.want))) {
