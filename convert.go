@@ -173,8 +173,7 @@ func stringRepair(o *Options, content []byte, t *Type) (Rule, bool) {
 	case o.StructuredOnly:
 		return 0, false
 	case t.kind == typeBoolean:
-		word := string(content)
-		return BooleanFromText, t.enum == nil && (word == "true" || word == "false")
+		return BooleanFromText, t.enum == nil && (string(content) == "true" || string(content) == "false") // no copy
 	case o.UseNumber || t.kind != typeNumber && (t.kind != typeInteger || t.plainInt):
 		return 0, false
 	case len(content) > 24 || !jsonwire.IsNumber(content):
