@@ -180,7 +180,7 @@ func stringRepair(o *Options, content []byte, t *Type) (Rule, bool) {
 		return 0, false
 	}
 	f, ok := jsonwire.Value(content)
-	return NumberFromText, ok && math.Abs(f) < 1<<53 && numberTextFits(content, t)
+	return NumberFromText, ok && math.Abs(f) < exactFloat && numberTextFits(content, t)
 }
 
 // appendStringRepair appends to dst what the repair r of stringRepair

@@ -136,11 +136,16 @@ func numberInEnum(enum []any, tok []byte) (in, sure bool) {
 	return false, true
 }
 
+// exactFloat bounds the whole numbers a float64 holds exactly, each with
+// its neighbours: below it in magnitude, a whole number's float64 is that
+// number and no other's, so that it can stand for its digits.
+const exactFloat = 1 << 53
+
 // wholeEqual is numbersEqual of valid JSON number text (an enum's) and a
 // whole float64 below 2^53 in magnitude, as decoded JSON holds: exact,
 // without formatting x (which allocates). sure is false for any other x.
 func wholeEqual(n json.Number, x float64) (eq, sure bool) {
-	if x != math.Trunc(x) || math.Abs(x) >= 1<<53 {
+	if x != math.Trunc(x) || math.Abs(x) >= exactFloat {
 		return false, false
 	}
 	neg, digits, scale := jsonwire.Decimal(string(n))
@@ -202,7 +207,7 @@ func (n numeral) value(integer, useNumber bool) (any, *Error) {
 		return f, nil
 	case !jsonwire.IsWhole(n.text):
 		return nil, notWhole
-	case !useNumber && math.Abs(f) < 1<<53:
+	case !useNumber && math.Abs(f) < exactFloat:
 		// A whole number below 2^53 is its float64, exactly; larger ones
 		// are written out as the digits they stand for.
 		return f, nil
