@@ -36,8 +36,11 @@ FUZZMINIMIZETIME ?= 10s
 # The smoke run is a count of executions, not a duration: go1.26's fuzz
 # coordinator can report a spurious "context deadline exceeded" when a
 # -fuzztime duration ends while a worker is busy (golang/go#75804, fixed in
-# go1.27). A count has no deadline to race; 20000 runs take ~3s a target here.
-SMOKE_FUZZTIME  ?= 20000x
+# go1.27). A count has no deadline to race. 10000 runs cost 2 to 20s of CPU a
+# target here (FuzzUnions, whose inputs hold up to 2000 values, the most):
+# 20000 cost a tenth of a fresh machine's make test, and a smoke run is there
+# to catch what breaks at once; make fuzz is the search.
+SMOKE_FUZZTIME  ?= 10000x
 ROUNDS          ?= 8
 BENCHTIME       ?= 100ms
 # Every module go.work lists: the core, each integration and each example
