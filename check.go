@@ -56,7 +56,7 @@ func (s *Schema) CheckJSON(args []byte) error {
 func (s *Schema) checkText(args []byte) error {
 	if start, isObject := argsObject(args); isObject && s.checksParams {
 		f := newFitter(&s.opts)
-		f.check, f.nulls = true, false
+		f.check, f.nulls.on = true, false
 		end, fits, err := f.fitArgs(args, start, s.params)
 		if err == nil && fits && jsonwire.End(args, end) == nil {
 			return nil
@@ -93,7 +93,7 @@ func (s *Schema) checkText(args []byte) error {
 // v was read from adds to the budget (Options.MaxWork).
 func findings(o *Options, t *Type, v any, depth, textBudget int) error {
 	f := newFitter(o)
-	f.check, f.nulls = true, false
+	f.check, f.nulls.on = true, false
 	f.budget += textBudget
 	if f.fit(v, t, depth) {
 		countWork(f.work)

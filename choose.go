@@ -55,7 +55,9 @@ func (w *walker) eval(v any, ts []*Type, depth int, owned bool) int {
 	}
 	es := w.flatten(ts)
 	eb := w.push(len(es))
+	w.nulls.off++ // the rule of nulls does not look into unions (nulls.go)
 	w.evalKinds(v, es, eb, depth, owned && len(es) == 1)
+	w.nulls.off--
 	w.gather(heldKind(v), ts, es, base, eb)
 	return base
 }
@@ -331,6 +333,24 @@ func (c *cand) take(w *walker, at child, e any, r *result, x any, inPlace bool) 
 	}
 }
 
+// drop leaves the member at out of what c makes of the object x: the
+// rule of nulls removes it (nulls.go).
+func (c *cand) drop(w *walker, at child, x any, inPlace bool) {
+	if w.o.OnChange != nil {
+		c.chg = c.chg.at(at, nullRemoved(c.t, at.key))
+	}
+	if c.fail != nil {
+		return
+	}
+	if c.obj == nil {
+		c.obj = x.(map[string]any)
+		if !inPlace {
+			c.obj = maps.Clone(c.obj)
+		}
+	}
+	delete(c.obj, at.key)
+}
+
 // result is what c made of the container x.
 func (c *cand) result(x any) result {
 	var r result
@@ -403,6 +423,10 @@ func (w *walker) member(x any, at child, e any, cb, depth int, owned, inPlace bo
 	for ci := cb; ci < len(w.cands); ci++ {
 		c := &w.cands[ci]
 		c.k = -1
+		if e == nil && at.index < 0 && w.nulls.drops(c.t, at.key) {
+			c.drop(w, at, x, inPlace)
+			continue
+		}
 		if c.t.constrains() {
 			if ct := at.of(c.t); !ct.isAny() {
 				c.k = int32(w.addType(tb, ct))

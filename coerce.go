@@ -49,37 +49,9 @@ func (o Options) ToType(value any, t *Type) (any, error) {
 		countWork(f.work)
 		return value, nil
 	}
-	if o.dropsNulls() && t.nullsBelow {
-		var removed []Change
-		if edited, changed := o.dropNulls(value, t, &removed); changed {
-			return o.toTypeWithoutNulls(value, edited, removed, t)
-		}
-	}
 	w := newWalker(o, f.work)
 	defer w.release()
 	return w.finish(value, t, w.one(value, t, 0, false))
-}
-
-// toTypeWithoutNulls is ToType of a value that holds nulls the rule of
-// nulls removes below its top: removed, reported first, and the rest
-// converted as usual. A value that then fails comes back as it was, with
-// nothing reported.
-func (o Options) toTypeWithoutNulls(value, edited any, removed []Change, t *Type) (any, error) {
-	next := o
-	next.stage |= nullsDropped
-	var heard []Change
-	if o.OnChange != nil {
-		next.OnChange = func(c Change) { heard = append(heard, c) }
-	}
-	out, err := next.ToType(edited, t)
-	if err != nil {
-		return value, err
-	}
-	if o.OnChange != nil {
-		o.deliver(removed)
-		o.deliver(heard)
-	}
-	return out, nil
 }
 
 // direct answers ToType, where it can, without the fitter or the walker:

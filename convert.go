@@ -559,39 +559,26 @@ func (w *walker) textOne(v any, s string, t *Type, depth int) result {
 	if err != nil {
 		return w.failWith(v, t, err)
 	}
-	// What the text holds meets t alone: the rule of nulls acts in it as
-	// in any value (nulls.go), its changes beside the text's.
-	var removed []Change
-	if w.o.dropsNulls() {
-		if edited, ok := w.o.dropNulls(val, t, &removed); ok {
-			val = edited
-		}
-	}
+	// What the text holds meets t alone, as any value does: the rule of
+	// nulls acts in it, whatever union the string met (nulls.go).
+	off := w.nulls.off
+	w.nulls.off = 0
+	defer func() { w.nulls.off = off }()
 	if !t.keyed {
 		// The usual case: the text holds what t takes as it is, which the
 		// fitter tells for less than the walker; the result is the walk's
 		// (container's, for a type without keywords).
-		f := fitter{maxDepth: w.maxDepth, budget: w.budget - w.work}
+		f := fitter{maxDepth: w.maxDepth, budget: w.budget - w.work, nulls: w.nulls}
 		fits := f.fit(val, t, depth)
 		if w.spend(f.work) && fits {
 			var r result
 			if t.kind == typeObject {
 				r.keys = keysSat | keysAsIs
 			}
-			return withRemoved(w.fromParsed(v, t, rule, fixes, sh, val, r), removed)
+			return w.fromParsed(v, t, rule, fixes, sh, val, r)
 		}
 	}
-	return withRemoved(w.fromParsed(v, t, rule, fixes, sh, val, w.one(val, t, depth, true)), removed)
-}
-
-// withRemoved adds to the changes of r, the result of JSON text in a
-// string, those of the nulls removed from what it holds (at their paths
-// inside it).
-func withRemoved(r result, removed []Change) result {
-	if len(removed) > 0 && r.chg != nil && r.state == converted {
-		r.chg.own = append(r.chg.own, removed...)
-	}
-	return r
+	return w.fromParsed(v, t, rule, fixes, sh, val, w.one(val, t, depth, true))
 }
 
 // wrap makes a one-element array of a single value (Options.WrapScalars).

@@ -120,7 +120,7 @@ func oneAnswer(s *Schema, args []byte) string {
 	// walk with a path (find) finds nothing in, for findings relies on it.
 	for _, x := range []map[string]any{m, got} {
 		f := newFitter(&s.opts)
-		f.check, f.nulls = true, false
+		f.check, f.nulls.on = true, false
 		if f.fit(x, s.root, 0) {
 			if err := newChecker(&s.opts, 0).report(s.root, x, 0); err != nil {
 				return fmt.Sprintf("%s: the fitter in check mode passes %s, Check's walk finds %v", name, asJSON(x), err)

@@ -28,11 +28,9 @@ type fitter struct {
 	// the rule of envelopes may remove (envelopes.go).
 	envelope bool
 
-	// nulls says that the rule of nulls acts below the parameters
-	// (nulls.go); unions counts the unions the fitter is inside, where it
-	// does not act.
-	nulls  bool
-	unions int
+	// nulls is where the fitter stands toward the rule of nulls below
+	// the parameters (nulls.go): off counts the unions it is inside.
+	nulls nullRule
 
 	// check asks the fitter what Check asks besides (check.go): a value
 	// fits only if its enum or const allows it, and an object only if it
@@ -46,14 +44,14 @@ type fitter struct {
 func newFitter(o *Options) fitter {
 	var f fitter
 	f.limit(o)
-	f.nulls = o.dropsNulls()
+	f.nulls.on = o.dropsNulls()
 	return f
 }
 
 // dropsNullOf reports whether the null v, of property key of object type
 // t, goes by the rule of nulls: such an object does not fit as it is.
 func (f *fitter) dropsNullOf(v any, t *Type, key string) bool {
-	return v == nil && f.nulls && f.unions == 0 && nullGoes(t, key)
+	return v == nil && f.nulls.drops(t, key)
 }
 
 // limit sets the limits of o on a new fitter. It writes f in place, for
@@ -261,7 +259,7 @@ func (f *fitter) fitUnion(v any, u *Type, depth int) bool {
 		return false
 	}
 	if u.memberNulls {
-		f.unions++ // the rule of nulls does not look into unions (nulls.go)
+		f.nulls.off++ // the rule of nulls does not look into unions (nulls.go)
 	}
 	var ok bool
 	if n == 1 && (!only.keyed || f.check) {
@@ -272,7 +270,7 @@ func (f *fitter) fitUnion(v any, u *Type, depth int) bool {
 		ok = f.fitUnionSet(v, u, k, depth)
 	}
 	if u.memberNulls {
-		f.unions--
+		f.nulls.off--
 	}
 	return ok
 }

@@ -575,7 +575,7 @@ func (f *fitter) objectMember(data []byte, i int, t *Type, fits bool, kc *keyChe
 	if fits && f.check && t.judgesKeys() {
 		kc.key(t, key, escaped)
 	}
-	if fits && f.nulls && f.unions == 0 && i < len(data) && data[i] == 'n' && nullGoesText(t, key, escaped) {
+	if fits && i < len(data) && data[i] == 'n' && f.nulls.dropsText(t, key, escaped) {
 		fits, mt = false, nil // the rule of nulls removes it: not as it is
 	}
 	return i, mt, fits, atKey, nil
@@ -627,11 +627,11 @@ func (f *fitter) fitRawUnion(data []byte, i int, u *Type, k kind, depth int) (in
 	}
 	var ks [maxSet]keys
 	if u.memberNulls {
-		f.unions++ // as fitRawMember
+		f.nulls.off++ // as fitRawMember
 	}
 	end, mask, err := f.fitRawMany(data, i, ms.slice(), depth, &ks)
 	if u.memberNulls {
-		f.unions--
+		f.nulls.off--
 	}
 	if err != nil {
 		return 0, false, err
@@ -644,9 +644,9 @@ func (f *fitter) fitRawMember(data []byte, i int, u, m *Type, depth int) (int, b
 	if !u.memberNulls {
 		return f.fitRaw(data, i, m, depth)
 	}
-	f.unions++ // the rule of nulls does not look into unions (nulls.go)
+	f.nulls.off++ // the rule of nulls does not look into unions (nulls.go)
 	end, ok, err := f.fitRaw(data, i, m, depth)
-	f.unions--
+	f.nulls.off--
 	return end, ok, err
 }
 

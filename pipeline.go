@@ -1,7 +1,6 @@
 package coerce
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/coerce-go/coerce/internal/jsonwire"
@@ -16,15 +15,17 @@ import (
 //  3. repair the text: near-JSON that does not parse is repaired, where it
 //     has one reading, and the repair goes through the pipeline again;
 //  4. edit keys: the rules of names and nulls rename and remove
-//     parameters, then remove the nulls below them (nulls.go), and the
-//     edited text goes through the pipeline again;
-//  5. convert: the walk over the text writes what converts.
+//     parameters, and the edited text goes through the pipeline again;
+//  5. convert: the walk over the text writes what converts, and leaves
+//     out the nulls the rule of nulls removes below the parameters
+//     (nulls.go).
 //
 // The stages a call has passed are internal flags (stage), never the
 // caller's options rewritten. The changes are collected and returned in
-// the order the walk reports them (renames and removals first, then the
-// conversions, each in path order); the caller delivers them. A call whose
-// near-JSON repair fails returns the text as sent and no change.
+// the order the walk reports them (the parameters renamed and removed
+// first, then what the walk changed, in path order); the caller delivers
+// them. A call whose near-JSON repair fails returns the text as sent and
+// no change.
 
 // A stage is what the pipeline has done to a call's text, for the rules
 // that must not act twice.
@@ -107,26 +108,6 @@ func coerceText(o *Options, data []byte, t *Type, args bool, passed *bool) (out 
 			next.stage |= keysEdited
 			out, changes, err := coerceText(&next, edited, t, args, nil)
 			return out, append(edits, changes...), err
-		}
-	case o.dropsNulls() && t != nil && t.nullsInside && bytes.Contains(data, []byte("null")):
-		// Every call that does not fit goes through the editor of nulls,
-		// whatever the fitter stopped at: a null below the parameters may
-		// come after what made it stop.
-		var removed []Change
-		if edited, e := o.dropNullsText(data, start, t, &removed); edited != nil {
-			next := *o
-			next.stage |= nullsDropped
-			edited = append(append(append([]byte(nil), data[:start]...), edited...), data[e:]...)
-			out, changes, err := coerceText(&next, edited, t, args, nil)
-			if err != nil {
-				// The parameters that failed come back as they came.
-				failed, all := failedParams(err)
-				if all || !object {
-					return data, nil, err
-				}
-				out, removed = restoreParams(out, data, failed), keptChanges(removed, failed)
-			}
-			return out, append(removed, changes...), err
 		}
 	}
 

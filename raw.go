@@ -282,7 +282,9 @@ func (w *textWalk) rawUnion(i int, k kind, u *Type, depth int) (int, result) {
 	if m == nil {
 		return w.rawUnionInto(i, u, depth)
 	}
+	w.nulls.off++ // the rule of nulls does not look into unions (nulls.go)
 	end, r := w.rawInto(i, m, depth)
+	w.nulls.off--
 	return end, w.named(r, u)
 }
 
@@ -311,7 +313,7 @@ func (w *textWalk) rawScalarOfUnion(i int, k kind, t *Type, depth int) (int, res
 //go:noinline
 func (w *textWalk) rawUnionInto(i int, t *Type, depth int) (int, result) {
 	f := newFitter(&w.o)
-	f.budget = w.budget - w.work
+	f.budget, f.nulls = w.budget-w.work, w.nulls
 	end, fits, _ := f.fitRaw(w.data, i, t, depth)
 	if !w.spend(f.work) || fits {
 		return end, result{}
@@ -572,6 +574,7 @@ func (w *textWalk) rawContainerInto(i int, k kind, t *Type, depth int) (int, res
 	var chg *changes
 	changed := false
 	lo := i
+	prev := -1 // where the member before ends, once the walk has kept one
 	i, more, _ := jsonwire.Open(data, i, 0, 1<<30)
 	for n := 0; more; n++ {
 		at := rawChild{index: n}
@@ -579,6 +582,14 @@ func (w *textWalk) rawContainerInto(i int, k kind, t *Type, depth int) (int, res
 		if k == kindObject {
 			keyStart, keyEnd, escaped, next, _ := jsonwire.Key(data, i)
 			at = rawChild{key: data[keyStart:keyEnd], escaped: escaped, index: -1}
+			if data[next] == 'n' && w.nulls.dropsText(t, at.key, escaped) {
+				i, more, prev = w.dropNull(keyStart-1, next, prev)
+				changed = true
+				if w.o.OnChange != nil {
+					chg = chg.at(at.child(), nullRemoved(t, at.child().key))
+				}
+				continue
+			}
 			skip = w.supersededAt(keyStart - 1) // a later occurrence decides
 			i = next
 		}
@@ -605,6 +616,7 @@ func (w *textWalk) rawContainerInto(i int, k kind, t *Type, depth int) (int, res
 				chg = chg.at(at.child(), r.chg)
 			}
 		}
+		prev = i
 		i, more, _ = jsonwire.Next(data, i, k == kindObject)
 	}
 	switch {
@@ -614,6 +626,28 @@ func (w *textWalk) rawContainerInto(i int, k kind, t *Type, depth int) (int, res
 		return i, result{state: converted, chg: chg}
 	}
 	return i, result{}
+}
+
+// dropNull leaves out of the text written the member of an object whose
+// key opens at w.data[key] and whose value, null, at w.data[null] (the
+// rule of nulls, nulls.go), with the comma that joins it to the others:
+// the one before it, if the walk has kept a member of the object (prev is
+// then where the member before ends), or else the one after it. It
+// returns where the next member starts, whether there is one, and prev
+// for it.
+func (w *textWalk) dropNull(key, null, prev int) (next int, more bool, _ int) {
+	end := null + len("null")
+	next, more, _ = jsonwire.Next(w.data, end, true)
+	switch {
+	case prev >= 0:
+		w.splice(prev, end)
+		return next, more, end
+	case more:
+		w.splice(key, next)
+	default:
+		w.splice(key, end)
+	}
+	return next, more, -1
 }
 
 // rawToText writes the object or array at w.data[i], declared the string

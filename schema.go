@@ -217,7 +217,7 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 }
 
 // coerce is Coerce without its check, for Coerce and for the rounds it
-// goes again (coerceEdited, coerceWithoutNulls, unwrapValue), which leave
+// goes again (coerceEdited, unwrapValue), which leave
 // the check to the first. With check, the fit is in check mode
 // (fitter.check), and checked says that it passed the call as sent: the
 // call conforms, and Check has nothing to find.
@@ -266,7 +266,6 @@ func (s *Schema) coerceMore(pf *fitter, args map[string]any) (_ map[string]any, 
 	out, copied := args, false
 	var fail *failure
 	var chg *changes
-	nullsSeen := false
 	checked = f.check
 	for k, v := range args {
 		ft := s.params.field(k)
@@ -281,18 +280,6 @@ func (s *Schema) coerceMore(pf *fitter, args map[string]any) (_ map[string]any, 
 			continue
 		}
 		checked = false
-		if !nullsSeen && ft.nullsBelow && s.opts.dropsNulls() {
-			// A parameter that does not fit may hold nulls the rule of
-			// nulls removes below it (one whose type holds none, a string
-			// or a union, cannot): then they are removed, wherever they
-			// are, and the rest coerced (rare enough to go round again).
-			nullsSeen = true
-			var removed []Change
-			if edited, changed := s.opts.dropNulls(args, s.params, &removed); changed {
-				out, err := s.coerceWithoutNulls(args, edited.(map[string]any), removed)
-				return out, false, err
-			}
-		}
 		if c, ok := quickScalar(&s.opts, v, ft); ok {
 			f.work += walkCost
 			if !copied {
@@ -391,39 +378,6 @@ func (s *Schema) coerceEdited(args map[string]any) (map[string]any, error) {
 	next := *s
 	next.opts.stage |= keysEdited
 	out, _, err := next.coerce(edited, false)
-	return out, err
-}
-
-// coerceWithoutNulls is Coerce of arguments that hold nulls the rule of
-// nulls removes below the parameters: removed, reported first, and the
-// arguments coerced as usual.
-func (s *Schema) coerceWithoutNulls(args, edited map[string]any, removed []Change) (map[string]any, error) {
-	next := *s
-	next.opts.stage |= nullsDropped
-	var heard []Change
-	if s.opts.OnChange != nil {
-		next.opts.OnChange = func(c Change) { heard = append(heard, c) }
-	}
-	// Coerce checks the result once, at the end: a finding of Check's is
-	// no parameter that failed to convert, to be put back below.
-	out, _, err := next.coerce(edited, false)
-	if err != nil {
-		// The parameters that failed come back as they came.
-		failed, all := failedParams(err)
-		if all {
-			return args, err
-		}
-		for k := range failed {
-			if v, given := args[k]; given {
-				out[k] = v
-			}
-		}
-		removed = keptChanges(removed, failed)
-	}
-	if s.opts.OnChange != nil {
-		s.opts.deliver(removed)
-		s.opts.deliver(heard)
-	}
 	return out, err
 }
 

@@ -40,14 +40,9 @@ type Type struct {
 	// type: it, or a type it holds outside unions, declares a property
 	// that is neither required nor nullable (see seal, nulls.go).
 	nullsBelow bool
-	// nullsInside: a type it holds outside unions (a property's, an
-	// item's) has nullsBelow: the rule may remove a null below this
-	// value's own members, where the rule of names and nulls, which acts
-	// on the parameters' keys, does not look.
-	nullsInside bool
 	// memberNulls: typeUnion: a member has nullsBelow, so that the fitters
 	// must note that they are inside a union, where the rule does not act
-	// (fitter.unions); elsewhere no null below could go by it anyway.
+	// (nullRule.off); elsewhere no null below could go by it anyway.
 	memberNulls bool
 	// goStruct: a Go struct's type. encoding/json matches a key to its
 	// fields whatever the key's case, so the rule of names renames only
@@ -401,11 +396,6 @@ func markNullsBelow(t *Type) {
 		// graph (ParseType's cache) is only read.
 		if x.kind == typeUnion && !x.memberNulls && slices.ContainsFunc(x.members, func(m *Type) bool { return m.nullsBelow }) {
 			x.memberNulls = true
-		}
-		inside := false
-		x.each(func(c *Type) { inside = inside || c.nullsBelow && c.kind != typeUnion })
-		if inside && !x.nullsInside && x.kind != typeUnion && !x.goStruct {
-			x.nullsInside = true
 		}
 	}
 }

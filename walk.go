@@ -27,6 +27,9 @@ type walker struct {
 	o         Options
 	textCodec     // the call's limits (meter), and the JSON text inside values
 	lazies    int // lazyTexts made: settleResult looks for them below a result
+	// nulls is where the walk stands toward the rule of nulls (nulls.go):
+	// the walk leaves out the nulls it removes, as it converts.
+	nulls nullRule
 
 	// The scratch stacks of the evaluations in progress, taken from a pool
 	// when the call first needs them (see ensure): converting one scalar
@@ -77,7 +80,7 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 // newWalker returns a walker for a call whose fitter has already done
 // spent units of work: both share one budget.
 func newWalker(o Options, spent int) walker {
-	return walker{o: o, textCodec: newCodec(&o, spent)}
+	return walker{o: o, textCodec: newCodec(&o, spent), nulls: nullRule{on: o.dropsNulls()}}
 }
 
 // newCodec is the textCodec of a call with options o, which has spent
@@ -396,7 +399,9 @@ func (o *Options) optionalMember(v any, t *Type) *Type {
 // common union) and a value that only m can take: m's result, with a
 // failure of the value itself named for the union.
 func (w *walker) optional(v any, m, u *Type, depth int, owned bool) result {
+	w.nulls.off++ // the rule of nulls does not look into unions (nulls.go)
 	r := w.single(v, m, depth, owned)
+	w.nulls.off--
 	if r.state == unhandled {
 		return r
 	}
@@ -476,6 +481,20 @@ func (w *walker) members(x any, t *Type, depth int, owned bool) result {
 		}
 	case map[string]any:
 		for k, e := range x {
+			if e == nil && w.nulls.drops(t, k) {
+				// The rule of nulls: the member is left out.
+				if obj == nil {
+					obj = x
+					if !owned {
+						obj = maps.Clone(x)
+					}
+				}
+				delete(obj, k)
+				if w.o.OnChange != nil {
+					chg = chg.at(child{key: k, index: -1}, nullRemoved(t, k))
+				}
+				continue
+			}
 			take(child{key: k, index: -1}, e, t.field(k))
 		}
 	}
@@ -749,7 +768,9 @@ func (w *walker) viaJSON(v any, via, es []*Type, rb, depth int) {
 		}
 		return
 	}
+	w.nulls.off++ // nor into a Go value of another type (nulls.go)
 	pb := w.eval(val, via, depth, true)
+	w.nulls.off--
 	for i, t := range via {
 		w.res[rb+slices.Index(es, t)] = w.reparsed(v, t, ViaJSON, val, w.res[pb+i])
 	}

@@ -1,0 +1,91 @@
+package coerce
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// nullsSchema declares nested objects whose optional properties do not
+// take null, the shape OpenAI's strict mode sends nulls for.
+const nullsSchema = `{"type":"object","properties":{
+	"filter":{"type":"object","required":["q"],"properties":{
+		"q":{"type":"string"},"label":{"type":"string"},"tag":{"type":"string"},"n":{"type":"integer"}}},
+	"list":{"type":"array","items":{"type":"object","properties":{"q":{"type":"string"},"tag":{"type":"string"}}}}}}`
+
+// The walk over text leaves out the member a null the rule removes is,
+// with the one comma that joined it to the members kept, in the pass that
+// converts the rest: every other byte stays as it came.
+func TestNullsLeftOutOfTheTextAsTheWalkConverts(t *testing.T) {
+	s := schemaOf(t, nullsSchema)
+	for _, tc := range []struct{ in, want string }{
+		{`{"filter":{"label":null,"q":"x"}}`, `{"filter":{"q":"x"}}`},
+		{`{"filter":{"q":"x", "label": null}}`, `{"filter":{"q":"x"}}`},
+		{`{"filter": { "label" : null , "tag":null, "q":"x" , "n":"5" }}`, `{"filter": { "q":"x" , "n":5 }}`},
+		{`{"filter":{"q":"x","label":null,"tag":null}}`, `{"filter":{"q":"x"}}`},
+		{`{"filter":{"label":null}}`, `{"filter":{}}`},
+		{`{"filter":{"label":null,"tag":null}}`, `{"filter":{}}`},
+		{`{"filter":{"q":"x","label":null,"n":"5","tag":null}}`, `{"filter":{"q":"x","n":5}}`},
+		{`{"list":[{"tag":null},{"q":"y", "tag":null}, {"q":"z"}]}`, `{"list":[{},{"q":"y"}, {"q":"z"}]}`},
+		{`{"filter":{"q":"x","l\u0061bel":null}}`, `{"filter":{"q":"x"}}`},
+	} {
+		out, err := s.CoerceJSON([]byte(tc.in))
+		if err != nil || string(out) != tc.want {
+			t.Errorf("CoerceJSON(%s) = %s, %v; want %s", tc.in, out, err, tc.want)
+		}
+		if d := oneAnswer(s, []byte(tc.in)); d != "" {
+			t.Error(d)
+		}
+	}
+}
+
+// A null removed is a change like any other: reported once, in path
+// order among the conversions, by Coerce and CoerceJSON alike.
+func TestNullRemovedReportedInPathOrder(t *testing.T) {
+	s := schemaOf(t, nullsSchema)
+	in := `{"filter":{"tag":null,"q":"x","n":"5","label":null}}`
+	want := []string{"/filter/label NullRemoved", "/filter/n", "/filter/tag NullRemoved"}
+	var heard []string
+	o := Options{OnChange: func(c Change) {
+		h := c.Path
+		if c.Rule == NullRemoved {
+			h += " NullRemoved"
+		}
+		heard = append(heard, h)
+	}}
+	if _, err := s.WithOptions(o).CoerceJSON([]byte(in)); err != nil || !slices.Equal(heard, want) {
+		t.Errorf("CoerceJSON reports %q, %v; want %q", heard, err, want)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(in), &m); err != nil {
+		t.Fatal(err)
+	}
+	heard = nil
+	if _, err := s.WithOptions(o).Coerce(m); err != nil || !slices.Equal(heard, want) {
+		t.Errorf("Coerce reports %q, %v; want %q", heard, err, want)
+	}
+}
+
+// A json.RawMessage counts as the JSON value it holds, for the rule of
+// nulls too: Coerce removes the null in it that CoerceJSON removes from
+// the same text written inline.
+func TestNullsRemovedInsideRawMessage(t *testing.T) {
+	s := schemaOf(t, nullsSchema)
+	text := `{"q":"x","label":null}`
+	out, err := s.Coerce(map[string]any{"filter": json.RawMessage(text)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inline, err := s.CoerceJSON([]byte(`{"filter":` + text + `}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want any
+	if err := json.Unmarshal(inline, &want); err != nil {
+		t.Fatal(err)
+	}
+	if got := asJSON(out); got != asJSON(want) || strings.Contains(got, "label") {
+		t.Errorf("Coerce of a json.RawMessage = %s, CoerceJSON of its text = %s", got, inline)
+	}
+}
