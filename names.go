@@ -194,32 +194,26 @@ func (e keyEdit) path() string {
 	return e.key
 }
 
-// applyKeyEdits is keyEdits applied to a map: a copy, and the changes made,
-// for o.OnChange.
-func (o *Options) applyKeyEdits(params *Type, args map[string]any) (map[string]any, []Change) {
-	if params == nil || params.names == nil && len(params.props) == 0 {
-		return args, nil
-	}
+// mapEdits is keyEdits for the keys of a map (sorted, so that the answer
+// does not depend on Go's map order), by key, and in the order of their
+// changes.
+func (o *Options) mapEdits(params *Type, args map[string]any) (map[string]keyEdit, []keyEdit) {
 	keys := slices.Sorted(maps.Keys(args))
-	edits := o.keyEdits(params, keys, func(i int) absence { return absenceOf(args[keys[i]]) })
-	if len(edits) == 0 {
-		return args, nil
+	list := o.keyEdits(params, keys, func(i int) absence { return absenceOf(args[keys[i]]) })
+	by := make(map[string]keyEdit, len(list))
+	for _, e := range list {
+		by[e.key] = e
 	}
-	out := maps.Clone(args)
-	var changes []Change
-	for _, e := range edits {
-		v := out[e.key]
-		delete(out, e.key)
-		var c Change
-		if e.to == "" {
-			c = removal(params, pointerToken(e.key), e.key, absenceOf(v))
-		} else {
-			out[e.to] = v
-			c = renaming(params, e, kindOf(v).public())
-		}
-		changes = append(changes, c)
+	return by, list
+}
+
+// editChange is the Change of edit e, whose value is v (a map's) or of
+// kind found, for maps and text alike.
+func editChange(params *Type, e keyEdit, a absence, found Kind) Change {
+	if e.to == "" {
+		return removal(params, pointerToken(e.key), e.key, a)
 	}
-	return out, changes
+	return renaming(params, e, found)
 }
 
 // removal is the Change of a member key of object type obj, at path, that
@@ -265,15 +259,13 @@ func (o *Options) editsTextKey(params, ft *Type, key []byte, escaped bool, a abs
 	return editsKey(o, params, ft, key, a)
 }
 
-// editArgs is applyKeyEdits for argument text, the object at args[start]:
-// the text with the parameters renamed and the nulls removed, each member
-// otherwise as it was, and the changes made (when o.OnChange is set);
-// false when nothing applies.
-func (o *Options) editArgs(params *Type, args []byte, start int) ([]byte, []Change, bool) {
+// textEdits is keyEdits for argument text, the object at args[start]:
+// the edits the walk over the text makes as it goes (textWalk.edits), and
+// their changes (when o.OnChange is set); nil when nothing applies.
+func (o *Options) textEdits(params *Type, args []byte, start int) (*argEdits, []Change) {
 	type member struct {
-		key        string
-		keyLo, end int // the key's opening quote; the end of the value
-		valLo      int
+		key   string
+		valLo int // where its value starts
 	}
 	var members []member
 	i, more, _ := jsonwire.Open(args, start, 0, 1<<30)
@@ -285,7 +277,7 @@ func (o *Options) editArgs(params *Type, args []byte, start int) ([]byte, []Chan
 		}
 		lo := jsonwire.Space(args, next)
 		end, _ := jsonwire.Skip(args, lo, 0, 1<<30)
-		members = append(members, member{k, keyStart - 1, end, lo})
+		members = append(members, member{k, lo})
 		i, more, _ = jsonwire.Next(args, end, true)
 	}
 	keys := make([]string, len(members))
@@ -296,54 +288,47 @@ func (o *Options) editArgs(params *Type, args []byte, start int) ([]byte, []Chan
 		return absenceOfText(args, members[j].valLo)
 	})
 	if len(edits) == 0 {
-		return nil, nil, false
+		return nil, nil
 	}
 	// Later occurrences of a key win, as decoders keep them: an edit acts
-	// on the last one.
+	// on the last one, and the others go.
 	last := map[string]int{}
 	for j, m := range members {
 		last[m.key] = j
 	}
-	edit := map[int]keyEdit{}
-	edited := map[string]bool{}
-	for _, e := range edits {
-		edit[last[e.key]] = e
-		edited[e.key] = true
-	}
-	out := make([]byte, 0, len(args))
-	out = append(out, args[:start]...)
-	out = append(out, '{')
-	first := true
-	for j, m := range members {
-		e, ok := edit[j]
-		if ok && e.to == "" || !ok && edited[m.key] {
-			continue // removed, or an earlier occurrence of an edited key
-		}
-		if !first {
-			out = append(out, ',')
-		}
-		first = false
-		if ok {
-			out, _ = appendJSON(out, e.to, 0)
-			out = append(out, ':')
-			out = append(out, args[m.valLo:m.end]...)
-			continue
-		}
-		out = append(out, args[m.keyLo:m.end]...)
-	}
-	out = append(out, '}')
+	ae := &argEdits{at: map[int]keyEdit{}, keys: map[string]bool{}}
 	var changes []Change
-	if o.OnChange != nil {
-		for _, e := range edits {
-			j := last[e.key]
-			if e.to == "" {
-				changes = append(changes, removal(params, pointerToken(e.key), e.key, absenceOfText(args, members[j].valLo)))
-				continue
-			}
-			changes = append(changes, renaming(params, e, tokenKind(args[members[j].valLo]).public()))
+	for _, e := range edits {
+		j := last[e.key]
+		ae.at[j] = e
+		ae.keys[e.key] = true
+		if o.OnChange != nil {
+			lo := members[j].valLo
+			changes = append(changes, editChange(params, e, absenceOfText(args, lo), tokenKind(args[lo]).public()))
 		}
 	}
-	return out, changes, true
+	return ae, changes
+}
+
+// argEdits are the edits of the parameters of argument text: by the
+// index of the member each acts on, with the keys they edit, whose other
+// occurrences go.
+type argEdits struct {
+	at   map[int]keyEdit
+	keys map[string]bool
+}
+
+// of is the edit of the j-th member, whose key is key (its bytes between
+// the quotes): the edit, and whether the member goes.
+func (ae *argEdits) of(j int, key []byte, escaped bool) (e keyEdit, goes bool) {
+	if e, ok := ae.at[j]; ok {
+		return e, e.to == ""
+	}
+	k := string(key)
+	if escaped {
+		k = jsonwire.Unescape(key)
+	}
+	return keyEdit{}, ae.keys[k]
 }
 
 // enumRespelling is the rule of enums: the one allowed value of t, a

@@ -58,7 +58,7 @@ func TestNamesAmbiguousAliasNeverApplied(t *testing.T) {
 	}
 	// One alias of one property, and nothing else that reads it: applied.
 	s := schemaOf(t, `{"type":"object","properties":{"query":{"type":"string","x-aliases":["q"]}}}`)
-	if out, err := s.CoerceJSON([]byte(`{"q": "x"}`)); err != nil || string(out) != `{"query":"x"}` {
+	if out, err := s.CoerceJSON([]byte(`{"q": "x"}`)); err != nil || string(out) != `{"query": "x"}` {
 		t.Errorf("a plain alias: %s, %v", out, err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -141,5 +142,74 @@ func TestUnmarshalRenamesParameters(t *testing.T) {
 	}
 	if errors.Is(err, ErrKind) {
 		t.Fatal(err)
+	}
+}
+
+// The walk over text makes the edits of the rules of names and nulls as it
+// meets the parameters, in the pass that converts them: a renamed key is
+// written in place, a removed parameter is left out with its comma, an
+// edited key's other occurrences go, and every other byte stays as sent.
+func TestParametersEditedAsTheWalkMeetsThem(t *testing.T) {
+	s := schemaOf(t, `{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer"},
+		"label":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}}}}`)
+	for _, tc := range []struct{ in, want string }{
+		{`{ "Query" : "x" , "limit": "5" }`, `{ "query" : "x" , "limit": 5 }`},
+		{`{"limit": 1, "label": null, "query": "x"}`, `{"limit": 1, "query": "x"}`},
+		{`{"limit": "", "query": "x"}`, `{"query": "x"}`},
+		{`{"label": "", "tags": []}`, `{"label": "", "tags": []}`},
+		{`{"Query": "a", "limit": 2, "Query": "b"}`, `{"limit": 2, "query": "b"}`},
+		{`{"Query": "a", "Limit": "2"}`, `{"query": "a", "limit": 2}`},
+		{`{"Query": {"a": 1}}`, `{"query": "{\"a\":1}"}`},
+	} {
+		out, err := s.CoerceJSON([]byte(tc.in))
+		if err != nil || string(out) != tc.want {
+			t.Errorf("CoerceJSON(%s) = %s, %v; want %s", tc.in, out, err, tc.want)
+		}
+		if d := oneAnswer(s, []byte(tc.in)); d != "" {
+			t.Error(d)
+		}
+	}
+}
+
+// The edits of the parameters are reported first, then the conversions in
+// path order, from Coerce and CoerceJSON alike.
+func TestParameterEditsReportedFirst(t *testing.T) {
+	s := schemaOf(t, `{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer"},"label":{"type":"string"}}}`)
+	in := `{"Limit":"5","label":null,"Query":7}`
+	want := []string{"/label null-removed", "/limit renamed", "/query renamed", "/limit number-from-text", "/query number-to-text"}
+	var heard []string
+	o := Options{OnChange: func(c Change) { heard = append(heard, c.Path+" "+c.Rule.String()) }}
+	if _, err := s.WithOptions(o).CoerceJSON([]byte(in)); err != nil || !slices.Equal(heard, want) {
+		t.Errorf("CoerceJSON reports %q, %v; want %q", heard, err, want)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(in), &m); err != nil {
+		t.Fatal(err)
+	}
+	heard = nil
+	if _, err := s.WithOptions(o).Coerce(m); err != nil || !slices.Equal(heard, want) {
+		t.Errorf("Coerce reports %q, %v; want %q", heard, err, want)
+	}
+
+}
+
+// A call the work budget stops as a whole comes back as sent, its keys
+// not renamed, with nothing reported, from Coerce and CoerceJSON alike.
+func TestCallStoppedWithEditsComesBackAsSent(t *testing.T) {
+	s := schemaOf(t, `{"type":"object","properties":{"query":{"type":"string"},"items":{"type":"array","items":{"anyOf":[
+		{"type":"array","items":{"type":"integer"}},{"type":"array","items":{"type":"boolean"}},{"type":"array","items":{"type":"number"}},
+		{"type":"array","items":{"type":"null"}},{"type":"array","items":{"type":"array"}},{"type":"array","items":{"type":"object"}},{"type":"string"}]}}}}`)
+	in := `{"Query":"x","items":[` + strings.Repeat(`["1"],`, 3000) + `["2"]]}`
+	var heard []Change
+	o := Options{MaxWork: 100, OnChange: func(c Change) { heard = append(heard, c) }}
+	if out, err := s.WithOptions(o).CoerceJSON([]byte(in)); !errors.Is(err, ErrLimit) || string(out) != in || heard != nil {
+		t.Errorf("CoerceJSON: as sent %v, %v, reporting %d changes; want as sent, ErrLimit, none", string(out) == in, err, len(heard))
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(in), &m); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := s.WithOptions(o).Coerce(m); !errors.Is(err, ErrLimit) || !reflect.DeepEqual(out, m) || heard != nil {
+		t.Errorf("Coerce: as sent %v, %v, reporting %d changes; want as sent, ErrLimit, none", reflect.DeepEqual(out, m), err, len(heard))
 	}
 }

@@ -119,17 +119,17 @@ func (o Options) maxWork() int {
 // dropsNull reports whether null for the parameter key, of type pt in
 // params, is removed (Options.KeepNulls).
 func (o *Options) dropsNull(params *Type, key string, pt *Type) bool {
-	return !o.KeepNulls && !o.StructuredOnly && o.stage&keysEdited == 0 && !params.goStruct && pt != nil && !pt.takesNull() && !slices.Contains(params.required, key)
+	return !o.KeepNulls && !o.StructuredOnly && !params.goStruct && pt != nil && !pt.takesNull() && !slices.Contains(params.required, key)
 }
 
 // renames reports whether names are matched (Options.ExactNames).
 func (o *Options) renames(params *Type) bool {
-	return !o.ExactNames && !o.StructuredOnly && o.stage&keysEdited == 0 && params != nil && params.names != nil
+	return !o.ExactNames && !o.StructuredOnly && params != nil && params.names != nil
 }
 
 // editsKeys reports whether the rules of names and nulls may act on the
 // parameters of params.
 func (o *Options) editsKeys(params *Type) bool {
 	return params != nil && params.kind == typeObject && len(params.props) > 0 &&
-		!o.StructuredOnly && o.stage&keysEdited == 0 && (!o.ExactNames || !o.KeepNulls)
+		!o.StructuredOnly && (!o.ExactNames || !o.KeepNulls)
 }

@@ -14,11 +14,11 @@ import (
 //  2. read: one pass validates the text and fits it (fitArgs, fitRaw);
 //  3. repair the text: near-JSON that does not parse is repaired, where it
 //     has one reading, and the repair goes through the pipeline again;
-//  4. edit keys: the rules of names and nulls rename and remove
-//     parameters, and the edited text goes through the pipeline again;
-//  5. convert: the walk over the text writes what converts, and leaves
-//     out the nulls the rule of nulls removes below the parameters
-//     (nulls.go).
+//  4. edit keys: the rules of names and nulls decide which parameters
+//     to rename and remove (textEdits);
+//  5. convert: the walk over the text makes those edits as it meets the
+//     parameters, writes what converts, and leaves out the nulls the rule
+//     of nulls removes below the parameters (nulls.go).
 //
 // The stages a call has passed are internal flags (stage), never the
 // caller's options rewritten. The changes are collected and returned in
@@ -32,8 +32,7 @@ import (
 type stage uint8
 
 const (
-	keysEdited stage = 1 << iota // the rules of names and nulls have acted
-	unwrapped                    // the rule of envelopes has acted (envelopes.go)
+	unwrapped stage = 1 << iota // the rule of envelopes has acted (envelopes.go)
 )
 
 // coerceText runs the pipeline on data against t: the text (data itself
@@ -102,16 +101,12 @@ func coerceText(o *Options, data []byte, t *Type, args bool, passed *bool) (out 
 		if out, changes, ok := unwrapText(o, data, start, t, args); ok {
 			return out, changes, nil
 		}
-	case f.keyEdits:
-		if edited, edits, ok := o.editArgs(t, data, start); ok {
-			next := *o
-			next.stage |= keysEdited
-			out, changes, err := coerceText(&next, edited, t, args, nil)
-			return out, append(edits, changes...), err
-		}
 	}
-
+	var edits []Change // the changes of the edits of the parameters, reported first
 	tw := textWalk{walker: newWalker(*o, f.work)}
+	if f.keyEdits {
+		tw.edits, edits = o.textEdits(t, data, start)
+	}
 	w := &tw.walker
 	defer w.release()
 	w.budget += workPerByte * len(data)
@@ -128,6 +123,9 @@ func coerceText(o *Options, data []byte, t *Type, args bool, passed *bool) (out 
 	}
 	if heard != nil {
 		changes = heard.list
+		if e, whole := err.(*Error); edits != nil && (!whole || e.Path != "") {
+			changes = append(edits, changes...)
+		}
 	}
 	return out, changes, err
 }

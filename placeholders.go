@@ -143,7 +143,7 @@ func (o *Options) dropsAbsent(params *Type, key string, pt *Type, a absence) boo
 	case isNull:
 		return o.dropsNull(params, key, pt)
 	}
-	return !o.KeepNulls && !o.StructuredOnly && o.stage&keysEdited == 0 && !params.goStruct && pt != nil &&
+	return !o.KeepNulls && !o.StructuredOnly && !params.goStruct && pt != nil &&
 		!slices.Contains(params.required, key) && a.standsFor(pt) && !o.takesPlaceholder(pt, a)
 }
 

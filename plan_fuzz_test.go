@@ -3,6 +3,7 @@ package coerce
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -127,7 +128,15 @@ func planMismatch(s *Schema, schemaText, args []byte) string {
 	// Each parameter alone, against its declared type, once the rules
 	// of names and nulls have renamed and removed what they do (their
 	// own agreement is checked above, by the two entry points).
-	edited, _ := s.opts.applyKeyEdits(s.params, m)
+	edited := maps.Clone(m)
+	byKey, _ := s.opts.mapEdits(s.params, m)
+	for k, e := range byKey {
+		v := edited[k]
+		delete(edited, k)
+		if e.to != "" {
+			edited[e.to] = v
+		}
+	}
 	var leaves []string
 	for k, e := range edited {
 		pt, ok := s.Lookup(k)

@@ -3,7 +3,6 @@ package coerce
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 
 	"github.com/coerce-go/coerce/internal/jsonwire"
 	"github.com/coerce-go/coerce/internal/nearjson"
@@ -67,7 +66,10 @@ type textWalk struct {
 	superseded          map[int]bool
 	superKnown, restart bool
 	boxed               bool // boxes holds the text's containers (see end)
-	dataStart, dataEnd  int  // the arguments' object in data, for the pre-pass
+	// edits are the renames and removals of parameters the rules of names
+	// and nulls make (textEdits), which rawMembers makes as it meets them.
+	edits              *argEdits
+	dataStart, dataEnd int // the arguments' object in data, for the pre-pass
 
 	// The output (see rawArgs and splice).
 	data []byte
@@ -114,10 +116,20 @@ func (w *textWalk) rawMembers(args []byte, start int, params *Type) (out []byte,
 	var fail *failure
 	var chg *changes
 	var seen uint64 // the parameters' keys met, by a hash of their length and ends
+	prev := -1      // where the member before ends, once the walk has kept one
 	i, more, _ := jsonwire.Open(args, start, 0, w.maxDepth)
-	for more {
+	for j := 0; more; j++ {
 		keyQuote := i
 		keyStart, keyEnd, escaped, lo, _ := jsonwire.Key(args, i)
+		var edit keyEdit
+		if w.edits != nil {
+			var goes bool
+			if edit, goes = w.edits.of(j, args[keyStart:keyEnd], escaped); goes {
+				end, _ := jsonwire.Skip(args, lo, 0, 1<<30)
+				i, more, prev = w.leaveOut(keyQuote, end, prev)
+				continue
+			}
+		}
 		if !w.superKnown {
 			if escaped || len(w.top) == cap(w.top) {
 				// Keys with escapes, or many of them: the pre-pass.
@@ -141,14 +153,24 @@ func (w *textWalk) rawMembers(args []byte, start int, params *Type) (out []byte,
 			}
 		}
 		var ft *Type
-		if !w.superKnown || !w.superseded[keyQuote] {
+		at := rawChild{key: args[keyStart:keyEnd], escaped: escaped, index: -1}
+		switch {
+		case edit.to != "":
+			// Renamed: the key is written as the property's name, and the
+			// value read against its type.
+			w.splice(keyQuote, keyEnd+1)
+			n := len(w.out)
+			w.out, _ = appendJSON(w.out, edit.to, 0)
+			name := w.out[n+1 : len(w.out)-1]
+			at = rawChild{key: name, escaped: bytes.IndexByte(name, '\\') >= 0, index: -1}
+			ft = params.field(edit.to)
+		case !w.superKnown || !w.superseded[keyQuote]:
 			ft = rawField(params, args[keyStart:keyEnd], escaped)
 		}
 		hi := 0
 		if ft.isAny() {
 			hi, _ = jsonwire.Skip(args, lo, 0, 1<<30)
 		} else {
-			at := rawChild{key: args[keyStart:keyEnd], escaped: escaped, index: -1}
 			m := w.mark()
 			var r result
 			hi, r = w.rawInto(lo, ft, 1)
@@ -178,6 +200,7 @@ func (w *textWalk) rawMembers(args []byte, start int, params *Type) (out []byte,
 				}
 			}
 		}
+		prev = hi
 		i, more, _ = jsonwire.Next(args, hi, true)
 	}
 	out = args
@@ -189,29 +212,6 @@ func (w *textWalk) rawMembers(args []byte, start int, params *Type) (out []byte,
 		return out, false, render(fail, "")
 	}
 	return out, false, nil
-}
-
-// knowSuperseded runs the pre-pass that finds the keys given again later in
-// their object (supersededKeys), once per call, and has the walk start over
-// (w.restart) if it marks a parameter the walk has evaluated already.
-func (w *textWalk) knowSuperseded() {
-	if w.superKnown {
-		return
-	}
-	w.superKnown = true
-	w.superseded = w.supersededKeys(w.data[:w.dataEnd], w.dataStart)
-	for _, k := range w.top {
-		if w.superseded[int(k.lo)] {
-			w.restart = true
-		}
-	}
-}
-
-// supersededAt reports whether the key whose opening quote is at
-// w.data[off] occurs again later in its object.
-func (w *textWalk) supersededAt(off int) bool {
-	w.knowSuperseded()
-	return w.superseded[off]
 }
 
 // The output of the raw walk: w.out holds the text written so far, which
@@ -583,7 +583,7 @@ func (w *textWalk) rawContainerInto(i int, k kind, t *Type, depth int) (int, res
 			keyStart, keyEnd, escaped, next, _ := jsonwire.Key(data, i)
 			at = rawChild{key: data[keyStart:keyEnd], escaped: escaped, index: -1}
 			if data[next] == 'n' && w.nulls.dropsText(t, at.key, escaped) {
-				i, more, prev = w.dropNull(keyStart-1, next, prev)
+				i, more, prev = w.leaveOut(keyStart-1, next+len("null"), prev)
 				changed = true
 				if w.o.OnChange != nil {
 					chg = chg.at(at.child(), nullRemoved(t, at.child().key))
@@ -628,15 +628,14 @@ func (w *textWalk) rawContainerInto(i int, k kind, t *Type, depth int) (int, res
 	return i, result{}
 }
 
-// dropNull leaves out of the text written the member of an object whose
-// key opens at w.data[key] and whose value, null, at w.data[null] (the
-// rule of nulls, nulls.go), with the comma that joins it to the others:
-// the one before it, if the walk has kept a member of the object (prev is
-// then where the member before ends), or else the one after it. It
-// returns where the next member starts, whether there is one, and prev
-// for it.
-func (w *textWalk) dropNull(key, null, prev int) (next int, more bool, _ int) {
-	end := null + len("null")
+// leaveOut leaves out of the text written the member of an object whose
+// key opens at w.data[key] and whose value ends at end (a null the rule
+// of nulls removes, a parameter the rules of names and nulls remove), with
+// the comma that joins it to the others: the one before it, if the walk
+// has kept a member of the object (prev is then where the member before
+// ends), or else the one after it. It returns where the next member
+// starts, whether there is one, and prev for it.
+func (w *textWalk) leaveOut(key, end, prev int) (next int, more bool, _ int) {
 	next, more, _ = jsonwire.Next(w.data, end, true)
 	switch {
 	case prev >= 0:
@@ -690,137 +689,6 @@ func (w *textWalk) rawToText(i int, tk typeKind, t *Type, depth int) (int, resul
 func (w *textWalk) rawWrongKind(i int, t *Type) (int, result) {
 	end, _ := jsonwire.Skip(w.data, i, 0, 1<<30)
 	return end, w.fail(json.RawMessage(w.data[i:end]), t, ErrKind, "")
-}
-
-// supersededKeys returns the offsets of the keys, in the valid JSON text
-// from data[start], that occur again later in the same object: nil when
-// no key does, the usual case. It reads each byte once, strings eight at a
-// time.
-func (w *textWalk) supersededKeys(data []byte, start int) map[int]bool {
-	var out map[int]bool
-	w.ensure()
-	stack, keys := w.frames[:0], w.spans[:0]
-	expectKey := false
-	for i := start; i < len(data); i++ {
-		switch data[i] {
-		case '{':
-			stack = append(stack, int32(len(keys)))
-			expectKey = true
-		case '[':
-			stack = append(stack, -1)
-		case '}', ']':
-			if from := stack[len(stack)-1]; from >= 0 {
-				out = markSuperseded(data, keys[from:], out)
-				keys = keys[:from]
-			}
-			stack = stack[:len(stack)-1]
-			expectKey = false
-		case ',':
-			expectKey = len(stack) > 0 && stack[len(stack)-1] >= 0
-		case '"':
-			if expectKey {
-				lo, hi, escaped, next, _ := jsonwire.Key(data, i)
-				keys = append(keys, keySpan{int32(lo - 1), int32(hi + 1), escaped})
-				expectKey = false
-				i = next - 1
-				continue
-			}
-			end, _ := jsonwire.Skip(data, i, 0, 1)
-			i = end - 1
-		}
-	}
-	w.frames, w.spans = stack, keys // kept for the next call
-	return out
-}
-
-// A box is an object or array of the text: where it opens and ends.
-type box struct{ open, end int32 }
-
-// end returns where the valid JSON value at w.data[i] ends. A container's
-// end is looked up in a record of them all (boxes), made the first time
-// one is asked for in a call, in a pass that reads each byte once: so a
-// walk that passes over a value before it walks into it (keyedMember)
-// reads no byte of it twice, however deep such containers nest.
-func (w *textWalk) end(i int) int {
-	if c := w.data[i]; c != '{' && c != '[' {
-		end, _ := jsonwire.Skip(w.data, i, 0, 1)
-		return end
-	}
-	if !w.boxed {
-		w.boxed = true
-		w.boxes = containerEnds(w.data[:w.dataEnd], w.dataStart, w.frames[:0], w.boxes[:0])
-	}
-	n, _ := slices.BinarySearchFunc(w.boxes, int32(i), func(b box, at int32) int { return int(b.open - at) })
-	return int(w.boxes[n].end)
-}
-
-// containerEnds appends to boxes, in the order they open, the objects and
-// arrays of the valid JSON text from data[start]; stack is scratch.
-func containerEnds(data []byte, start int, stack []int32, boxes []box) []box {
-	for i := start; i < len(data); i++ {
-		switch data[i] {
-		case '{', '[':
-			stack = append(stack, int32(len(boxes)))
-			boxes = append(boxes, box{open: int32(i)})
-		case '}', ']':
-			boxes[stack[len(stack)-1]].end = int32(i + 1)
-			stack = stack[:len(stack)-1]
-		case '"':
-			end, _ := jsonwire.Skip(data, i, 0, 1)
-			i = end - 1
-		}
-	}
-	return boxes
-}
-
-// sameKey reports whether two keys in data are the same key.
-func sameKey(data []byte, a, b keySpan) bool {
-	if !a.escaped && !b.escaped {
-		// Most keys differ in length or in their last byte (p0, p1...):
-		// told apart without a call.
-		return a.hi-a.lo == b.hi-b.lo && data[a.hi-2] == data[b.hi-2] && bytes.Equal(data[a.lo+1:a.hi-1], data[b.lo+1:b.hi-1])
-	}
-	return jsonwire.Unescape(data[a.lo+1:a.hi-1]) == jsonwire.Unescape(data[b.lo+1:b.hi-1])
-}
-
-// A keySpan is a key in JSON text, quotes included.
-type keySpan struct {
-	lo, hi  int32
-	escaped bool
-}
-
-// markSuperseded adds to out the keys of one object that occur again
-// later in it.
-func markSuperseded(data []byte, spans []keySpan, out map[int]bool) map[int]bool {
-	text := func(s keySpan) []byte { return data[s.lo+1 : s.hi-1] }
-	same := func(a, b keySpan) bool { return sameKey(data, a, b) }
-	mark := func(s keySpan) {
-		if out == nil {
-			out = map[int]bool{}
-		}
-		out[int(s.lo)] = true
-	}
-	if len(spans) <= 16 {
-		for a := range spans {
-			for b := a + 1; b < len(spans); b++ {
-				if same(spans[a], spans[b]) {
-					mark(spans[a])
-					break
-				}
-			}
-		}
-		return out
-	}
-	last := make(map[string]int, len(spans))
-	for n, s := range spans {
-		last[jsonwire.Unescape(text(s))] = n
-	}
-	for n, s := range spans {
-		if last[jsonwire.Unescape(text(s))] != n {
-			mark(s)
-		}
-	}
-	return out
 }
 
 // kindValue is an empty value of an object or array type's kind, to name

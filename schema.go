@@ -217,7 +217,7 @@ func (s *Schema) Coerce(args map[string]any) (map[string]any, error) {
 }
 
 // coerce is Coerce without its check, for Coerce and for the rounds it
-// goes again (coerceEdited, unwrapValue), which leave
+// goes again (unwrapValue), which leave
 // the check to the first. With check, the fit is in check mode
 // (fitter.check), and checked says that it passed the call as sent: the
 // call conforms, and Check has nothing to find.
@@ -266,14 +266,29 @@ func (s *Schema) coerceMore(pf *fitter, args map[string]any) (_ map[string]any, 
 	out, copied := args, false
 	var fail *failure
 	var chg *changes
+	var edits map[string]keyEdit // the rules of names and nulls, once a key may need them
+	var editList []keyEdit
 	checked = f.check
 	for k, v := range args {
 		ft := s.params.field(k)
-		if editsKey(&s.opts, s.params, ft, k, absenceOf(v)) {
-			// A parameter to rename or a null to remove: the arguments
-			// with those edits, coerced (rare enough to go round again).
-			out, err := s.coerceEdited(args)
-			return out, false, err
+		if edits == nil && editsKey(&s.opts, s.params, ft, k, absenceOf(v)) {
+			// A parameter to rename or a null to remove: the edits of all
+			// the keys are decided at once (keyEdits), and each made as the
+			// loop meets its key (the keys met before need none: editsKey
+			// said so).
+			edits, editList = s.opts.mapEdits(s.params, args)
+		}
+		if e, ok := edits[k]; ok {
+			checked = false
+			if !copied {
+				out, copied = maps.Clone(args), true // the caller's map stays as it was
+			}
+			delete(out, k)
+			if e.to == "" {
+				continue
+			}
+			k, ft = e.to, s.params.field(e.to)
+			out[k] = v
 		}
 		if ft.isAny() && ft.Enum() == nil || f.fitQuick(v, ft, 1) {
 			checked = checked && (!s.params.closed || s.params.known(k))
@@ -317,6 +332,7 @@ func (s *Schema) coerceMore(pf *fitter, args map[string]any) (_ map[string]any, 
 			chg = chg.at(at, r.chg)
 		}
 	}
+	s.reportEdits(editList, args)
 	if !walking {
 		if chg != nil { // quickScalar's, for a listener
 			chg.report(s.opts.OnChange, "")
@@ -366,19 +382,16 @@ func (s *Schema) fitParams(f *fitter, args map[string]any) bool {
 	return (found == len(args) || !s.opts.renames(t)) && (!f.check || f.keysPass(args, t, found))
 }
 
-// coerceEdited is Coerce of arguments the rules of names and nulls edit:
-// the edits are made, reported first, and the result coerced as usual.
-func (s *Schema) coerceEdited(args map[string]any) (map[string]any, error) {
-	edited, changes := s.opts.applyKeyEdits(s.params, args)
-	if s.opts.OnChange != nil {
-		for _, c := range changes {
-			s.opts.OnChange(c)
-		}
+// reportEdits delivers the changes of the edits the rules of names and
+// nulls made to args, before the others of the call.
+func (s *Schema) reportEdits(edits []keyEdit, args map[string]any) {
+	if s.opts.OnChange == nil {
+		return
 	}
-	next := *s
-	next.opts.stage |= keysEdited
-	out, _, err := next.coerce(edited, false)
-	return out, err
+	for _, e := range edits {
+		v := args[e.key]
+		s.opts.OnChange(editChange(s.params, e, absenceOf(v), kindOf(v).public()))
+	}
 }
 
 // quickScalar is what the walker (single) makes of the scalar v declared
