@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // The fuzz targets of this file check the contract of the README on
@@ -379,6 +381,22 @@ func FuzzSchemaCoerce(f *testing.F) {
 			// inside it included; a call that then fails returns the text
 			// as sent.
 			o := Options{}
+			// An object sent twice in a row, or after {} (a provider that
+			// re-sends the object with each chunk), is the second, coerced.
+			if start, ok := argsObject(args); ok {
+				if end, err := jsonwire.Skip(args, start, 0, 1<<20); err == nil {
+					if again, ok := resent(args, start, end, 1<<20); ok {
+						want, werr := plain[i].CoerceJSON(bytes.Clone(again))
+						if werr != nil {
+							want = args
+						}
+						if got, err := plain[i].CoerceJSON(args); !bytes.Equal(got, want) || errPaths(err) != errPaths(werr) {
+							t.Fatalf("CoerceJSON(%q) = %q, %v; the object it re-sends %q gives %q, %v", args, got, err, again, want, werr)
+						}
+						return
+					}
+				}
+			}
 			if fixed, _, ok, _ := o.repairNearJSON(args); ok && isArgsObject(fixed) {
 				want, werr := plain[i].CoerceJSON(bytes.Clone(fixed))
 				if werr != nil {
