@@ -379,6 +379,7 @@ func FuzzOneAnswer(f *testing.F) {
 			`{"p": "", "q": {}, "z": [], "xy": { }}`,
 			`{"kwargs": {"p": "5", "q": ""}}`,
 			`{"input": "{\"p\": 1}"}`,
+			`{"q": {"a": "x", "a": null}, "z": [{"b": 1, "b": null}]}`,
 		} {
 			f.Add(seed, []byte(text))
 		}

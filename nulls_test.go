@@ -89,3 +89,35 @@ func TestNullsRemovedInsideRawMessage(t *testing.T) {
 		t.Errorf("Coerce of a json.RawMessage = %s, CoerceJSON of its text = %s", got, inline)
 	}
 }
+
+// A key given twice is the last occurrence, as decoders read it: when that
+// one is a null the rule removes, the earlier ones go too, so that no
+// decoder takes one of them instead; an earlier null the last one
+// overrides stays, and nothing is reported of it. CoerceJSON then gives
+// what Coerce gives the decoded call.
+func TestNullGivenTwiceDecidedByTheLast(t *testing.T) {
+	s := schemaOf(t, nullsSchema)
+	for _, tc := range []struct{ in, want string }{
+		{`{"filter":{"q":"y","label":"x","label":null}}`, `{"filter":{"q":"y"}}`},
+		{`{"filter":{"label":"x","q":"y","l\u0061bel":null,"n":"5"}}`, `{"filter":{"q":"y","n":5}}`},
+		{`{"filter":{"q":"y","label":null,"label":"x"}}`, `{"filter":{"q":"y","label":null,"label":"x"}}`},
+	} {
+		var heard []Change
+		out, err := s.WithOptions(Options{OnChange: func(c Change) { heard = append(heard, c) }}).CoerceJSON([]byte(tc.in))
+		if err != nil || string(out) != tc.want {
+			t.Errorf("CoerceJSON(%s) = %s, %v; want %s", tc.in, out, err, tc.want)
+		}
+		removed := 0
+		for _, c := range heard {
+			if c.Rule == NullRemoved {
+				removed++
+			}
+		}
+		if want := strings.Count(tc.in, "bel\":null") - strings.Count(tc.want, "bel\":null"); removed != min(want, 1) {
+			t.Errorf("CoerceJSON(%s) reports %d nulls removed: %+v", tc.in, removed, heard)
+		}
+		if d := oneAnswer(s, []byte(tc.in)); d != "" {
+			t.Error(d)
+		}
+	}
+}

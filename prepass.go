@@ -23,25 +23,28 @@ func (w *textWalk) knowSuperseded() {
 	w.superKnown = true
 	w.superseded = w.supersededKeys(w.data[:w.dataEnd], w.dataStart)
 	for _, k := range w.top {
-		if w.superseded[int(k.lo)] {
+		if _, ok := w.superseded[int(k.lo)]; ok {
 			w.restart = true
 		}
 	}
 }
 
 // supersededAt reports whether the key whose opening quote is at
-// w.data[off] occurs again later in its object.
-func (w *textWalk) supersededAt(off int) bool {
+// w.data[off] occurs again later in its object, and where the occurrence
+// that decides (the last) opens.
+func (w *textWalk) supersededAt(off int) (decider int, ok bool) {
 	w.knowSuperseded()
-	return w.superseded[off]
+	decider, ok = w.superseded[off]
+	return decider, ok
 }
 
 // supersededKeys returns the offsets of the keys, in the valid JSON text
-// from data[start], that occur again later in the same object: nil when
-// no key does, the usual case. It reads each byte once, strings eight at a
+// from data[start], that occur again later in the same object, each with
+// the offset of the last occurrence, which decides: nil when no key does,
+// the usual case. It reads each byte once, strings eight at a
 // time.
-func (w *textWalk) supersededKeys(data []byte, start int) map[int]bool {
-	var out map[int]bool
+func (w *textWalk) supersededKeys(data []byte, start int) map[int]int {
+	var out map[int]int
 	w.ensure()
 	stack, keys := w.frames[:0], w.spans[:0]
 	expectKey := false
@@ -134,23 +137,25 @@ type keySpan struct {
 }
 
 // markSuperseded adds to out the keys of one object that occur again
-// later in it.
-func markSuperseded(data []byte, spans []keySpan, out map[int]bool) map[int]bool {
+// later in it, each with the last occurrence of its key.
+func markSuperseded(data []byte, spans []keySpan, out map[int]int) map[int]int {
 	text := func(s keySpan) []byte { return data[s.lo+1 : s.hi-1] }
-	same := func(a, b keySpan) bool { return sameKey(data, a, b) }
-	mark := func(s keySpan) {
+	mark := func(s, last keySpan) {
 		if out == nil {
-			out = map[int]bool{}
+			out = map[int]int{}
 		}
-		out[int(s.lo)] = true
+		out[int(s.lo)] = int(last.lo)
 	}
 	if len(spans) <= 16 {
 		for a := range spans {
+			last := -1
 			for b := a + 1; b < len(spans); b++ {
-				if same(spans[a], spans[b]) {
-					mark(spans[a])
-					break
+				if sameKey(data, spans[a], spans[b]) {
+					last = b
 				}
+			}
+			if last >= 0 {
+				mark(spans[a], spans[last])
 			}
 		}
 		return out
@@ -160,8 +165,8 @@ func markSuperseded(data []byte, spans []keySpan, out map[int]bool) map[int]bool
 		last[jsonwire.Unescape(text(s))] = n
 	}
 	for n, s := range spans {
-		if last[jsonwire.Unescape(text(s))] != n {
-			mark(s)
+		if l := last[jsonwire.Unescape(text(s))]; l != n {
+			mark(s, spans[l])
 		}
 	}
 	return out

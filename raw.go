@@ -63,7 +63,7 @@ type textWalk struct {
 	// superseded holds the offsets of keys in CoerceJSON's arguments that
 	// occur again later in their object (see supersededKeys), once
 	// superKnown; restart asks rawArgs to walk again (see knowSuperseded).
-	superseded          map[int]bool
+	superseded          map[int]int
 	superKnown, restart bool
 	boxed               bool // boxes holds the text's containers (see end)
 	// edits are the renames and removals of parameters the rules of names
@@ -164,7 +164,7 @@ func (w *textWalk) rawMembers(args []byte, start int, params *Type) (out []byte,
 			name := w.out[n+1 : len(w.out)-1]
 			at = rawChild{key: name, escaped: bytes.IndexByte(name, '\\') >= 0, index: -1}
 			ft = params.field(edit.to)
-		case !w.superKnown || !w.superseded[keyQuote]:
+		case !w.superKnown || !w.isSuperseded(keyQuote):
 			ft = rawField(params, args[keyStart:keyEnd], escaped)
 		}
 		hi := 0
@@ -582,15 +582,17 @@ func (w *textWalk) rawContainerInto(i int, k kind, t *Type, depth int) (int, res
 		if k == kindObject {
 			keyStart, keyEnd, escaped, next, _ := jsonwire.Key(data, i)
 			at = rawChild{key: data[keyStart:keyEnd], escaped: escaped, index: -1}
-			if data[next] == 'n' && w.nulls.dropsText(t, at.key, escaped) {
-				i, more, prev = w.leaveOut(keyStart-1, next+len("null"), prev)
+			decider, superseded := w.supersededAt(keyStart - 1) // a later occurrence decides
+			if w.nullGoes(t, at, next, decider, superseded) {
+				end, _ := jsonwire.Skip(data, next, 0, 1<<30)
+				i, more, prev = w.leaveOut(keyStart-1, end, prev)
 				changed = true
-				if w.o.OnChange != nil {
+				if w.o.OnChange != nil && !superseded {
 					chg = chg.at(at.child(), nullRemoved(t, at.child().key))
 				}
 				continue
 			}
-			skip = w.supersededAt(keyStart - 1) // a later occurrence decides
+			skip = superseded
 			i = next
 		}
 		mt := anyType
@@ -626,6 +628,25 @@ func (w *textWalk) rawContainerInto(i int, k kind, t *Type, depth int) (int, res
 		return i, result{state: converted, chg: chg}
 	}
 	return i, result{}
+}
+
+// nullGoes reports whether the member of object type t whose key is at
+// (its value at w.data[value]) goes by the rule of nulls: its value is a
+// null the rule removes, or, for a key given again later (superseded),
+// the value of the occurrence that decides (its key at w.data[decider])
+// is, so that no earlier one is left for a decoder to take instead.
+func (w *textWalk) nullGoes(t *Type, at rawChild, value, decider int, superseded bool) bool {
+	if superseded {
+		_, _, _, value, _ = jsonwire.Key(w.data, decider)
+	}
+	return w.data[value] == 'n' && w.nulls.dropsText(t, at.key, at.escaped)
+}
+
+// isSuperseded reports whether the key whose opening quote is at
+// w.data[off] occurs again later in its object, once the pre-pass has run.
+func (w *textWalk) isSuperseded(off int) bool {
+	_, ok := w.superseded[off]
+	return ok
 }
 
 // leaveOut leaves out of the text written the member of an object whose
@@ -723,7 +744,7 @@ func (w *textWalk) writeOver(i int, orig, conv any) (end int, err error) {
 			if escaped {
 				key = jsonwire.Unescape(data[keyStart:keyEnd])
 			}
-			if w.supersededAt(keyQuote) { // a later occurrence decides
+			if _, superseded := w.supersededAt(keyQuote); superseded { // a later occurrence decides
 				j, _ = jsonwire.Skip(data, v, 0, 1<<30)
 			} else if j, err = w.writeOver(v, o[key], c[key]); err != nil {
 				return j, err
