@@ -333,8 +333,8 @@ func (c *cand) take(w *walker, at child, e any, r *result, x any, inPlace bool) 
 	}
 }
 
-// drop leaves the member at out of what c makes of the object x: the
-// rule of nulls removes it (nulls.go).
+// drop leaves the member at (a key) out of what c makes of the object x:
+// the rule of nulls removes it (nulls.go).
 func (c *cand) drop(w *walker, at child, x any, inPlace bool) {
 	if w.o.OnChange != nil {
 		c.chg = c.chg.at(at, nullRemoved(c.t, at.key))

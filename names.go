@@ -207,8 +207,8 @@ func (o *Options) mapEdits(params *Type, args map[string]any) (map[string]keyEdi
 	return by, list
 }
 
-// editChange is the Change of edit e, whose value is v (a map's) or of
-// kind found, for maps and text alike.
+// editChange is the Change of edit e, for maps and text alike: a removal
+// of what a says the value was, or a rename of a value of kind found.
 func editChange(params *Type, e keyEdit, a absence, found Kind) Change {
 	if e.to == "" {
 		return removal(params, pointerToken(e.key), e.key, a)

@@ -14,10 +14,10 @@ import (
 // argument set are keyEdits' (names.go), with the rule of names; below
 // them, the reads of a call remove them as they go: the fitters say that
 // an object holding one does not fit as it is, and the walks, over Go
-// values (walker.members, cand.drop) and over text (textWalk.dropNull),
-// leave the member out of what they write, in the same pass as every
-// other conversion. A parameter that fails comes back as it came, nulls
-// included, as for any conversion.
+// values (walker.members, cand.drop) and over text (textWalk.nullGoes,
+// leaveOut), leave the member out of what they write, in the same pass as
+// every other conversion. A parameter that fails comes back as it came,
+// nulls included, as for any conversion.
 //
 // The rule follows the declared types through objects and arrays, not
 // into unions: which member declares an object's keys is the union's
