@@ -580,19 +580,13 @@ func (w *textWalk) rawContainerInto(i int, k kind, t *Type, depth int) (int, res
 		at := rawChild{index: n}
 		skip := false
 		if k == kindObject {
-			keyStart, keyEnd, escaped, next, _ := jsonwire.Key(data, i)
-			at = rawChild{key: data[keyStart:keyEnd], escaped: escaped, index: -1}
-			decider, superseded := w.supersededAt(keyStart - 1) // a later occurrence decides
-			if w.nullGoes(t, at, next, decider, superseded) {
-				end, _ := jsonwire.Skip(data, next, 0, 1<<30)
-				i, more, prev = w.leaveOut(keyStart-1, end, prev)
+			var next int
+			var gone bool
+			if at, next, skip, gone = w.memberKey(i, t); gone {
+				i, more, prev, chg = w.dropMember(i, next, t, at, skip, prev, chg)
 				changed = true
-				if w.o.OnChange != nil && !superseded {
-					chg = chg.at(at.child(), nullRemoved(t, at.child().key))
-				}
 				continue
 			}
-			skip = superseded
 			i = next
 		}
 		mt := anyType
@@ -628,6 +622,35 @@ func (w *textWalk) rawContainerInto(i int, k kind, t *Type, depth int) (int, res
 		return i, result{state: converted, chg: chg}
 	}
 	return i, result{}
+}
+
+// memberKey reads the key of a member of an object of type t, which opens
+// at w.data[i]: the key, where its value starts, whether a later
+// occurrence of it decides (superseded), and whether the member goes by
+// the rule of nulls (nullGoes). It and dropMember are out of line so that
+// rawContainerInto, a frame of every level of a deep value, stays small.
+//
+//go:noinline
+func (w *textWalk) memberKey(i int, t *Type) (at rawChild, value int, superseded, goes bool) {
+	keyStart, keyEnd, escaped, value, _ := jsonwire.Key(w.data, i)
+	at = rawChild{key: w.data[keyStart:keyEnd], escaped: escaped, index: -1}
+	decider, superseded := w.supersededAt(keyStart - 1)
+	return at, value, superseded, w.nullGoes(t, at, value, decider, superseded)
+}
+
+// dropMember leaves out the member of object type t whose key opens at
+// w.data[key] and whose value at w.data[value] (leaveOut), and adds its
+// change to chg, but for an earlier occurrence of a key given again
+// (superseded), whose last occurrence is reported.
+//
+//go:noinline
+func (w *textWalk) dropMember(key, value int, t *Type, at rawChild, superseded bool, prev int, chg *changes) (int, bool, int, *changes) {
+	end, _ := jsonwire.Skip(w.data, value, 0, 1<<30)
+	next, more, prev := w.leaveOut(key, end, prev)
+	if w.o.OnChange != nil && !superseded {
+		chg = chg.at(at.child(), nullRemoved(t, at.child().key))
+	}
+	return next, more, prev, chg
 }
 
 // nullGoes reports whether the member of object type t whose key is at
