@@ -333,14 +333,21 @@ func (c *cand) take(w *walker, at child, e any, r *result, x any, inPlace bool) 
 	}
 }
 
-// drop leaves the member at (a key) out of what c makes of the object x:
-// the rule of nulls removes it (nulls.go).
-func (c *cand) drop(w *walker, at child, x any, inPlace bool) {
+// dropsNull leaves the member at (a key), whose value is null, out of
+// what c makes of the object x where the rule of nulls removes it
+// (nulls.go), and reports whether it did. It is out of line so that
+// member, a frame of every level of a deep value, stays small.
+//
+//go:noinline
+func (c *cand) dropsNull(w *walker, at child, x any, inPlace bool) bool {
+	if !w.nulls.drops(c.t, at.key) {
+		return false
+	}
 	if w.o.OnChange != nil {
 		c.chg = c.chg.at(at, nullRemoved(c.t, at.key))
 	}
 	if c.fail != nil {
-		return
+		return true
 	}
 	if c.obj == nil {
 		c.obj = x.(map[string]any)
@@ -349,6 +356,7 @@ func (c *cand) drop(w *walker, at child, x any, inPlace bool) {
 		}
 	}
 	delete(c.obj, at.key)
+	return true
 }
 
 // result is what c made of the container x.
@@ -423,8 +431,7 @@ func (w *walker) member(x any, at child, e any, cb, depth int, owned, inPlace bo
 	for ci := cb; ci < len(w.cands); ci++ {
 		c := &w.cands[ci]
 		c.k = -1
-		if e == nil && at.index < 0 && w.nulls.drops(c.t, at.key) {
-			c.drop(w, at, x, inPlace)
+		if e == nil && at.index < 0 && c.dropsNull(w, at, x, inPlace) {
 			continue
 		}
 		if c.t.constrains() {

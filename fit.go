@@ -48,12 +48,6 @@ func newFitter(o *Options) fitter {
 	return f
 }
 
-// dropsNullOf reports whether the null v, of property key of object type
-// t, goes by the rule of nulls: such an object does not fit as it is.
-func (f *fitter) dropsNullOf(v any, t *Type, key string) bool {
-	return v == nil && f.nulls.drops(t, key)
-}
-
 // limit sets the limits of o on a new fitter. It writes f in place, for
 // CoerceJSON's call that needs nothing: building a fitter from a copy of
 // the options, then copying it, costs that call several nanoseconds.
@@ -195,7 +189,7 @@ func (f *fitter) fitObject(m map[string]any, t *Type, depth int) bool {
 		return f.fitProps(m, t, depth)
 	}
 	for k, v := range m {
-		if !f.fitQuick(v, t.field(k), depth) || f.dropsNullOf(v, t, k) || f.check && t.closed && !t.known(k) {
+		if !f.fitQuick(v, t.field(k), depth) || v == nil && f.nulls.drops(t, k) || f.check && t.closed && !t.known(k) {
 			return false
 		}
 	}
@@ -214,7 +208,7 @@ func (f *fitter) fitProps(m map[string]any, t *Type, depth int) bool {
 	for i := range t.index.list {
 		p := &t.index.list[i]
 		if v, ok := m[p.name]; ok {
-			if !f.fitQuick(v, p.t, depth) || f.dropsNullOf(v, t, p.name) {
+			if !f.fitQuick(v, p.t, depth) || v == nil && f.nulls.drops(t, p.name) {
 				return false
 			}
 			found++

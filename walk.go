@@ -482,17 +482,7 @@ func (w *walker) members(x any, t *Type, depth int, owned bool) result {
 	case map[string]any:
 		for k, e := range x {
 			if e == nil && w.nulls.drops(t, k) {
-				// The rule of nulls: the member is left out.
-				if obj == nil {
-					obj = x
-					if !owned {
-						obj = maps.Clone(x)
-					}
-				}
-				delete(obj, k)
-				if w.o.OnChange != nil {
-					chg = chg.at(child{key: k, index: -1}, nullRemoved(t, k))
-				}
+				obj, chg = leaveOutNull(x, obj, owned, t, k, chg, w.o.OnChange != nil)
 				continue
 			}
 			take(child{key: k, index: -1}, e, t.field(k))
@@ -511,6 +501,27 @@ func (w *walker) members(x any, t *Type, depth int, owned bool) result {
 		r.keys = keysSat | keysAsIs // t has no keywords
 	}
 	return r
+}
+
+// leaveOutNull leaves the member k of the object x, of type t, out of obj,
+// what members makes of x (a copy on the first change, unless owned), and
+// adds its change to chg where report says: the rule of nulls removes it
+// (nulls.go). It is out of line so that members, a frame of every level of
+// a deep value, stays small.
+//
+//go:noinline
+func leaveOutNull(x, obj map[string]any, owned bool, t *Type, k string, chg *changes, report bool) (map[string]any, *changes) {
+	if obj == nil {
+		obj = x
+		if !owned {
+			obj = maps.Clone(x)
+		}
+	}
+	delete(obj, k)
+	if report {
+		chg = chg.at(child{key: k, index: -1}, nullRemoved(t, k))
+	}
+	return obj, chg
 }
 
 // scalarUnion is single for a union: each member converts the scalar v
