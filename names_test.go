@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -175,22 +174,8 @@ func TestParametersEditedAsTheWalkMeetsThem(t *testing.T) {
 // path order, from Coerce and CoerceJSON alike.
 func TestParameterEditsReportedFirst(t *testing.T) {
 	s := schemaOf(t, `{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer"},"label":{"type":"string"}}}`)
-	in := `{"Limit":"5","label":null,"Query":7}`
-	want := []string{"/label null-removed", "/limit renamed", "/query renamed", "/limit number-from-text", "/query number-to-text"}
-	var heard []string
-	o := Options{OnChange: func(c Change) { heard = append(heard, c.Path+" "+c.Rule.String()) }}
-	if _, err := s.WithOptions(o).CoerceJSON([]byte(in)); err != nil || !slices.Equal(heard, want) {
-		t.Errorf("CoerceJSON reports %q, %v; want %q", heard, err, want)
-	}
-	var m map[string]any
-	if err := json.Unmarshal([]byte(in), &m); err != nil {
-		t.Fatal(err)
-	}
-	heard = nil
-	if _, err := s.WithOptions(o).Coerce(m); err != nil || !slices.Equal(heard, want) {
-		t.Errorf("Coerce reports %q, %v; want %q", heard, err, want)
-	}
-
+	wantReported(t, s, `{"Limit":"5","label":null,"Query":7}`,
+		"/label null-removed", "/limit renamed", "/query renamed", "/limit number-from-text", "/query number-to-text")
 }
 
 // A call the work budget stops as a whole comes back as sent, its keys

@@ -44,18 +44,19 @@ func TestNullsLeftOutOfTheTextAsTheWalkConverts(t *testing.T) {
 // order among the conversions, by Coerce and CoerceJSON alike.
 func TestNullRemovedReportedInPathOrder(t *testing.T) {
 	s := schemaOf(t, nullsSchema)
-	in := `{"filter":{"tag":null,"q":"x","n":"5","label":null}}`
-	want := []string{"/filter/label NullRemoved", "/filter/n", "/filter/tag NullRemoved"}
+	wantReported(t, s, `{"filter":{"tag":null,"q":"x","n":"5","label":null}}`,
+		"/filter/label null-removed", "/filter/n number-from-text", "/filter/tag null-removed")
+}
+
+// wantReported fails t unless CoerceJSON of the argument text in, and
+// Coerce of it decoded, each report the changes want (each its path and
+// rule), in that order.
+func wantReported(t *testing.T, s *Schema, in string, want ...string) {
+	t.Helper()
 	var heard []string
-	o := Options{OnChange: func(c Change) {
-		h := c.Path
-		if c.Rule == NullRemoved {
-			h += " NullRemoved"
-		}
-		heard = append(heard, h)
-	}}
+	o := Options{OnChange: func(c Change) { heard = append(heard, c.Path+" "+c.Rule.String()) }}
 	if _, err := s.WithOptions(o).CoerceJSON([]byte(in)); err != nil || !slices.Equal(heard, want) {
-		t.Errorf("CoerceJSON reports %q, %v; want %q", heard, err, want)
+		t.Errorf("CoerceJSON(%s) reports %q, %v; want %q", in, heard, err, want)
 	}
 	var m map[string]any
 	if err := json.Unmarshal([]byte(in), &m); err != nil {
@@ -63,7 +64,7 @@ func TestNullRemovedReportedInPathOrder(t *testing.T) {
 	}
 	heard = nil
 	if _, err := s.WithOptions(o).Coerce(m); err != nil || !slices.Equal(heard, want) {
-		t.Errorf("Coerce reports %q, %v; want %q", heard, err, want)
+		t.Errorf("Coerce(%s) reports %q, %v; want %q", in, heard, err, want)
 	}
 }
 
