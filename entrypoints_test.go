@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -360,6 +362,77 @@ func TestOneAnswer(t *testing.T) {
 		}
 	}
 	t.Logf("%d cases, %d disagreements", len(cases), failed)
+}
+
+// Every case of the corpora again, with the first key of each object below
+// the parameters given twice, null once: before its value (the value
+// decides) and after it (the null decides, and the rule of nulls may
+// remove it). Decoders keep the last occurrence, and so must every entry
+// point (the rule of nulls included), whatever the text said before it.
+func TestOneAnswerKeysGivenTwice(t *testing.T) {
+	failed, n := 0, 0
+	for _, c := range corpora(t) {
+		d := json.NewDecoder(bytes.NewReader(c.args))
+		d.UseNumber()
+		var v map[string]any
+		if d.Decode(&v) != nil || d.More() || v == nil {
+			continue
+		}
+		for _, nullFirst := range []bool{true, false} {
+			var b bytes.Buffer
+			writeTwice(&b, v, nullFirst, 0)
+			n++
+			if d := oneAnswer(c.schema, b.Bytes()); d != "" {
+				failed++
+				if failed <= 20 {
+					t.Errorf("%s, %s: %s", c.name, b.Bytes(), d)
+				}
+			}
+		}
+	}
+	t.Logf("%d cases, %d disagreements", n, failed)
+}
+
+// writeTwice writes v as JSON, keys sorted, with the first key of every
+// object below the top given twice, null once: first, or last.
+func writeTwice(b *bytes.Buffer, v any, nullFirst bool, depth int) {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := slices.Sorted(maps.Keys(x))
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			name, _ := json.Marshal(k)
+			twice := i == 0 && depth > 0
+			if twice && nullFirst {
+				b.Write(name)
+				b.WriteString(":null,")
+			}
+			b.Write(name)
+			b.WriteByte(':')
+			writeTwice(b, x[k], nullFirst, depth+1)
+			if twice && !nullFirst {
+				b.WriteByte(',')
+				b.Write(name)
+				b.WriteString(":null")
+			}
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeTwice(b, e, nullFirst, depth+1)
+		}
+		b.WriteByte(']')
+	default:
+		text, _ := json.Marshal(x)
+		b.Write(text)
+	}
 }
 
 // FuzzOneAnswer holds every entry point to one answer on generated
