@@ -1,8 +1,6 @@
 package coerce
 
 import (
-	"slices"
-
 	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
@@ -53,15 +51,10 @@ func (n *nullRule) dropsText(obj *Type, key []byte, escaped bool) bool {
 }
 
 // nullGoes reports whether null for property key of object type obj is
-// "not given": declared, neither required nor nullable, in a type that is
-// not a Go struct's (which takes null for every field, as encoding/json
-// does).
+// "not given": declared, and nullGoesAs its declared type.
 func nullGoes(obj *Type, key string) bool {
-	if obj.goStruct {
-		return false
-	}
 	pt, declared := obj.prop(key)
-	return declared && !pt.takesNull() && !slices.Contains(obj.required, key)
+	return declared && nullGoesAs(obj, key, pt)
 }
 
 // nullGoesText is nullGoes for a key of JSON text, its bytes between the
@@ -70,11 +63,19 @@ func nullGoesText(obj *Type, key []byte, escaped bool) bool {
 	if escaped {
 		return nullGoes(obj, jsonwire.Unescape(key))
 	}
-	if obj.goStruct {
-		return false
-	}
 	pt, declared := obj.propBytes(key)
-	if !declared || pt.takesNull() {
+	return declared && nullGoesAs(obj, key, pt)
+}
+
+// nullGoesAs is the rule of nulls's one statement of its decision, for
+// the property key of object type obj, declared pt (a string, or the
+// bytes of a key of JSON text): null goes where pt does not take it, the
+// property is not required, and obj is not a Go struct's (which takes null
+// for every field, as encoding/json does). The parameters' rule
+// (Options.dropsNull) and the compiler's mark of the types it may act
+// below (markNullsBelow) ask it too.
+func nullGoesAs[S ~string | ~[]byte](obj *Type, key S, pt *Type) bool {
+	if obj.goStruct || pt.takesNull() {
 		return false
 	}
 	for _, r := range obj.required {

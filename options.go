@@ -1,8 +1,6 @@
 package coerce
 
 import (
-	"slices"
-
 	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
@@ -119,7 +117,7 @@ func (o Options) maxWork() int {
 // dropsNull reports whether null for the parameter key, of type pt in
 // params, is removed (Options.KeepNulls).
 func (o *Options) dropsNull(params *Type, key string, pt *Type) bool {
-	return !o.KeepNulls && !o.StructuredOnly && !params.goStruct && pt != nil && !pt.takesNull() && !slices.Contains(params.required, key)
+	return !o.KeepNulls && !o.StructuredOnly && pt != nil && nullGoesAs(params, key, pt)
 }
 
 // renames reports whether names are matched (Options.ExactNames).

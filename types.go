@@ -381,7 +381,7 @@ func markNullsBelow(t *Type) {
 			}
 			below := false
 			for name, pt := range x.props {
-				below = below || !pt.takesNull() && !slices.Contains(x.required, name)
+				below = below || nullGoesAs(x, name, pt)
 			}
 			x.each(func(c *Type) {
 				below = below || c.nullsBelow && c.kind != typeUnion
