@@ -227,7 +227,7 @@ func (c *checker) find(t *Type, v any, depth int) {
 			if len(c.errs) >= maxErrors {
 				break
 			}
-			c.path = append(c.path, pointerToken(k)...)
+			c.path = append(c.path, jsonwire.PointerToken(k)...)
 			e, given := x[k]
 			switch {
 			case !given:

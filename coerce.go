@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // ToDeclared converts value to the declared type with the default Options.
@@ -275,7 +277,7 @@ func (c child) appendToken(path []byte) []byte {
 	if c.index >= 0 {
 		return strconv.AppendInt(append(path, '/'), int64(c.index), 10)
 	}
-	return append(path, pointerToken(c.key)...)
+	return append(path, jsonwire.PointerToken(c.key)...)
 }
 
 // compare orders children: array elements by index, object members by key.

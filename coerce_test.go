@@ -935,17 +935,3 @@ func TestStructured(t *testing.T) {
 		t.Errorf("Structured(prose): %v allocations, want 0", n)
 	}
 }
-
-// A key escaped as a JSON Pointer token reads back as itself, whatever
-// tildes and slashes it holds (RFC 6901: "~1" is read before "~0").
-func TestPointerTokenRoundTrip(t *testing.T) {
-	for _, key := range []string{"", "a", "a/b", "~", "~1", "~0", "~01", "/~", "~/~/", "é~"} {
-		tok := pointerToken(key)
-		if got := unescapeToken(tok[1:]); got != key {
-			t.Errorf("pointerToken(%q) = %q, which reads back as %q", key, tok, got)
-		}
-	}
-	if got := unescapeToken("~01"); got != "~1" {
-		t.Errorf(`"~01" reads as %q, want "~1"`, got)
-	}
-}

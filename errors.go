@@ -197,40 +197,6 @@ func rawKind(text []byte) string {
 	return "no JSON value"
 }
 
-// appendPointerToken appends "/" and key escaped as RFC 6901 asks.
-func appendPointerToken(dst []byte, key string) []byte {
-	dst = append(dst, '/')
-	for i := 0; i < len(key); i++ {
-		switch c := key[i]; c {
-		case '~':
-			dst = append(dst, '~', '0')
-		case '/':
-			dst = append(dst, '~', '1')
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return dst
-}
-
-// pointerToken returns "/" and key escaped as RFC 6901 asks.
-func pointerToken(key string) string {
-	if !strings.ContainsAny(key, "~/") {
-		return "/" + key
-	}
-	return string(appendPointerToken(nil, key))
-}
-
-// unescapeToken is the key a JSON Pointer's reference token (between two
-// slashes) stands for: pointerToken's inverse, "~1" read before "~0" as
-// RFC 6901 asks, so that "~01" is "~1".
-func unescapeToken(tok string) string {
-	if strings.IndexByte(tok, '~') < 0 {
-		return tok
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-}
-
 // tooLong is the error of JSON text longer than Options.MaxSize allows,
 // read or written, in the same words from every entry point; the caller
 // sets where it was and what.

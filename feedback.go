@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // Feedback for a model: the text that tells whoever sent a call what to
@@ -253,7 +255,7 @@ func typeAt(t *Type, path string) *Type {
 		} else {
 			rest = ""
 		}
-		tok = unescapeToken(tok)
+		tok = jsonwire.UnescapePointerToken(tok)
 		i, err := strconv.Atoi(tok)
 		index := err == nil && i >= 0
 		if t.Kind() == Union {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // compiler turns a decoded JSON Schema into Types. It records the first
@@ -274,7 +276,7 @@ func (c *compiler) objectType(n map[string]any, at string, depth int) *Type {
 		}
 		t.props = make(map[string]*Type, len(pm))
 		for _, name := range slices.Sorted(maps.Keys(pm)) { // sorted: the same schema, the same first error
-			pt := c.compile(pm[name], at+"/properties"+pointerToken(name), depth+1)
+			pt := c.compile(pm[name], at+"/properties"+jsonwire.PointerToken(name), depth+1)
 			t.props[name] = pt
 			t.keyed = t.keyed || pt.enum != nil
 			// x-aliases: other names the author accepts for the property.
@@ -301,7 +303,7 @@ func (c *compiler) objectType(n map[string]any, at string, depth int) *Type {
 		}
 		t.patterns = &patterns{}
 		for _, expr := range slices.Sorted(maps.Keys(pm)) {
-			pt := c.compile(pm[expr], at+"/patternProperties"+pointerToken(expr), depth+1)
+			pt := c.compile(pm[expr], at+"/patternProperties"+jsonwire.PointerToken(expr), depth+1)
 			t.patterns.add(expr, pt)
 		}
 	}
@@ -554,7 +556,7 @@ func resolvePointer(doc any, ptr string) (any, bool) {
 	}
 	cur := doc
 	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = unescapeToken(tok)
+		tok = jsonwire.UnescapePointerToken(tok)
 		switch node := cur.(type) {
 		case map[string]any:
 			next, ok := node[tok]

@@ -211,7 +211,7 @@ func (o *Options) mapEdits(params *Type, args map[string]any) (map[string]keyEdi
 // of what a says the value was, or a rename of a value of kind found.
 func editChange(params *Type, e keyEdit, a absence, found Kind) Change {
 	if e.to == "" {
-		return removal(params, pointerToken(e.key), e.key, a)
+		return removal(params, jsonwire.PointerToken(e.key), e.key, a)
 	}
 	return renaming(params, e, found)
 }
@@ -230,7 +230,7 @@ func removal(obj *Type, path, key string, a absence) Change {
 // kind found, for maps and text alike: at the parameter's declared name,
 // with the name given as its preview.
 func renaming(params *Type, e keyEdit, found Kind) Change {
-	return Change{Path: pointerToken(e.to), Declared: params.field(e.to).String(), Found: found, Preview: preview(e.key), Rule: Renamed}
+	return Change{Path: jsonwire.PointerToken(e.to), Declared: params.field(e.to).String(), Found: found, Preview: preview(e.key), Rule: Renamed}
 }
 
 // editsKey is the pre-screen of keyEdits for one parameter, a map's key

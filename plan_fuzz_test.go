@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // planSchema is the schema a fuzz seed stands for: two parameters of
@@ -148,7 +150,7 @@ func planMismatch(s *Schema, schemaText, args []byte) string {
 			return fmt.Sprintf("%s: ToType of %q = %s, Coerce gave %s: %s", name, k, asJSON(out), asJSON(got[k]), d)
 		}
 		for _, e := range errorLeaves(err) {
-			leaves = append(leaves, pointerToken(k)+e.Path+" "+sentinelName(e.Err))
+			leaves = append(leaves, jsonwire.PointerToken(k)+e.Path+" "+sentinelName(e.Err))
 		}
 	}
 	var want []string

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // A Schema gives the declared type of each parameter of an argument set:
@@ -148,7 +150,7 @@ func (o Options) SchemaFromTypes(params map[string]string) (*Schema, error) {
 		t, err := ParseType(params[name])
 		if err != nil {
 			e := err.(*Error)
-			e.Path = pointerToken(name)
+			e.Path = jsonwire.PointerToken(name)
 			errs = append(errs, e)
 			continue
 		}

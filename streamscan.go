@@ -377,7 +377,7 @@ func (sc *scanner) pointers() []string {
 			break
 		}
 		if f.obj {
-			p = appendPointerToken(p, f.key)
+			p = jsonwire.AppendPointerToken(p, f.key)
 		} else {
 			p = strconv.AppendInt(append(p, '/'), int64(f.index), 10)
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/coerce-go/coerce"
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // Check checks that schema.Coerce repairs every variant of valid, the
@@ -193,7 +194,7 @@ func (d *differ) walk(path string, want, got any) {
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			at := path + "/" + strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+			at := path + jsonwire.PointerToken(k)
 			wv, inW := w[k]
 			gv, inG := g[k]
 			switch {

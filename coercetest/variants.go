@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/coerce-go/coerce"
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // A Variant is one broken form of a valid argument set. Variants share
@@ -199,9 +200,7 @@ func (pt part) name() string {
 
 // escape writes a parameter name or key as a JSON Pointer token does, so
 // that a "/" in it cannot be mistaken for a separator.
-func escape(p string) string { return pointerEscaper.Replace(p) }
-
-var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+func escape(p string) string { return jsonwire.PointerToken(p)[1:] }
 
 // findSites walks the parameter's value in document order (object keys
 // sorted, array indices ascending, a container before what it holds) and

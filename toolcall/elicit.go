@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/coerce-go/coerce"
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // Elicited returns content, what a user gave in answer to a server's
@@ -50,7 +51,7 @@ func Elicited(o coerce.Options, requestedSchema []byte, content map[string]any) 
 			if onChange == nil {
 				return
 			}
-			path := "/" + pointerToken(name)
+			path := jsonwire.PointerToken(name)
 			declared := schema.Type().Property(name)
 			if i >= 0 {
 				path += "/" + strconv.Itoa(i)

@@ -34,6 +34,7 @@ import (
 	"strings"
 
 	"github.com/coerce-go/coerce"
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // Listeners are the reporting options every integration offers: Inner is
@@ -275,7 +276,7 @@ func at(v any, pointer string) any {
 		return v
 	}
 	for _, tok := range strings.Split(pointer[1:], "/") {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		tok = jsonwire.UnescapePointerToken(tok)
 		switch c := v.(type) {
 		case map[string]any:
 			v = c[tok]
