@@ -65,7 +65,13 @@ func (w *walker) eval(v any, ts []*Type, depth int, owned bool) int {
 // evalKinds fills w.res[rb:] with the results of v against es, none of
 // them a union.
 func (w *walker) evalKinds(v any, es []*Type, rb int, depth int, owned bool) {
-	if w.limit != nil || !w.spend(walkCost*len(es)) || v == nil {
+	if w.limit != nil || !w.spend(walkCost*len(es)) {
+		return
+	}
+	if v == nil {
+		for i, t := range es {
+			w.res[rb+i] = w.nullAs(t)
+		}
 		return
 	}
 	switch x := v.(type) {

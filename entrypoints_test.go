@@ -206,6 +206,7 @@ type corpusCase struct {
 	name   string
 	schema *Schema
 	args   []byte
+	valid  bool // a JSON Schema Test Suite instance marked valid
 }
 
 // corpora lists every case of the conformance vectors, of the JSON Schema
@@ -221,7 +222,7 @@ func corpora(t *testing.T) []corpusCase {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cases = append(cases, corpusCase{"vector " + c.ID, s, c.Args})
+		cases = append(cases, corpusCase{"vector " + c.ID, s, c.Args, false})
 	}
 
 	root := filepath.Join("testdata", "jsonschema-suite", "tests")
@@ -240,7 +241,7 @@ func corpora(t *testing.T) []corpusCase {
 					continue
 				}
 				for _, c := range g.Tests {
-					cases = append(cases, corpusCase{"suite " + d.dir + "/" + file + "/" + g.Description + "/" + c.Description, s, []byte(`{"p":` + string(c.Data) + `}`)})
+					cases = append(cases, corpusCase{"suite " + d.dir + "/" + file + "/" + g.Description + "/" + c.Description, s, []byte(`{"p":` + string(c.Data) + `}`), c.Valid})
 				}
 			}
 		}
@@ -253,7 +254,7 @@ func corpora(t *testing.T) []corpusCase {
 	for _, entry := range fuzzCorpus(t, "FuzzSchemaCoerce") {
 		i, args := entry[0].(uint16), entry[1].([]byte)
 		texts = append(texts, args)
-		cases = append(cases, corpusCase{"FuzzSchemaCoerce " + strconv.Itoa(int(i)), schemas[int(i)%len(schemas)], args})
+		cases = append(cases, corpusCase{"FuzzSchemaCoerce " + strconv.Itoa(int(i)), schemas[int(i)%len(schemas)], args, false})
 	}
 	for _, s := range fuzzSchemaSeeds {
 		texts = append(texts, []byte(s.args))
@@ -261,7 +262,7 @@ func corpora(t *testing.T) []corpusCase {
 	for _, entry := range fuzzCorpus(t, "FuzzPlanDifferential") {
 		seed, args := entry[0].(uint64), entry[1].([]byte)
 		s, _, _, _, _ := planSchema(seed % 1000)
-		cases = append(cases, corpusCase{"FuzzPlanDifferential " + strconv.FormatUint(seed, 10), s, args})
+		cases = append(cases, corpusCase{"FuzzPlanDifferential " + strconv.FormatUint(seed, 10), s, args, false})
 	}
 
 	// Real tools' schemas (the feedback goldens' and the schema tests')
@@ -278,7 +279,7 @@ func corpora(t *testing.T) []corpusCase {
 			continue // a schema a test shows refused
 		}
 		for i, args := range texts {
-			cases = append(cases, corpusCase{filepath.Base(f) + " text " + strconv.Itoa(i), s, args})
+			cases = append(cases, corpusCase{filepath.Base(f) + " text " + strconv.Itoa(i), s, args, false})
 		}
 	}
 	return cases

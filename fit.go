@@ -44,7 +44,7 @@ type fitter struct {
 func newFitter(o *Options) fitter {
 	var f fitter
 	f.limit(o)
-	f.nulls.on = o.dropsNulls()
+	f.nulls.on, f.nulls.results = o.dropsNulls(), o.results
 	return f
 }
 
@@ -112,7 +112,7 @@ func (f *fitter) fit(v any, t *Type, depth int) bool {
 		}
 	}
 	if t.isAny() || v == nil {
-		return true
+		return f.nullFits(t)
 	}
 	if f.work++; f.work > f.budget {
 		return false
@@ -170,7 +170,7 @@ func (f *fitter) fit(v any, t *Type, depth int) bool {
 	}
 	switch kindOf(v) {
 	case kindNull:
-		return true
+		return f.nullFits(t)
 	case kindObject, kindArray:
 		return f.fitReflect(reflect.ValueOf(v), []*Type{t}, depth)&1 != 0
 	}
@@ -220,7 +220,7 @@ func (f *fitter) fitProps(m map[string]any, t *Type, depth int) bool {
 // fitQuick is fit, without the call for the common member: a scalar of
 // a kind its type takes as it is.
 func (f *fitter) fitQuick(v any, t *Type, depth int) bool {
-	if quickKind(v)&t.quickAccepts() != 0 || v == nil && !f.check {
+	if quickKind(v)&t.quickAccepts() != 0 || v == nil && !f.check && f.nullFits(t) {
 		f.work++
 		return true
 	}
@@ -236,7 +236,7 @@ func (f *fitter) fitUnion(v any, u *Type, depth int) bool {
 	}
 	k := kindOf(v)
 	if k == kindNull {
-		return true
+		return f.nullFits(u)
 	}
 	if m := u.orNull(); m != nil && !u.memberNulls && matchesKind(m.kind, k) && (!m.keyed || f.check) {
 		return f.fit(v, m, depth) // Optional[T], the common union: T alone decides, as below
@@ -327,7 +327,12 @@ func (f *fitter) fitMany(v any, ts []*Type, depth int) uint64 {
 	var mask uint64
 	switch x := v.(type) {
 	case nil:
-		return 1<<len(ts) - 1
+		for i, t := range ts {
+			if f.nullFits(t) {
+				mask |= 1 << i
+			}
+		}
+		return mask
 	case map[string]any:
 		mask = f.kindMask(ts, typeObject, depth)
 		if mask == 0 {
@@ -382,7 +387,7 @@ func (f *fitter) fitSet(v any, ts []*Type, depth int) uint64 {
 	}
 	got := f.fitMany(v, es.slice(), depth)
 	k := kindOf(v)
-	return unionsFit(ts, &es, got, k, func(m *Type) keys { return keysOf(v, m) })
+	return unionsFit(ts, &es, got, k, f.nulls.results, func(m *Type) keys { return keysOf(v, m) })
 }
 
 // flattenSet reports whether ts holds a union, and if so puts in es the
@@ -411,7 +416,7 @@ func flattenSet(ts []*Type, es *typeSet) bool {
 // fits, into the set of those of ts it fits, es being ts flattened: a
 // union fits by the rule of fitUnion over its members of kind k, whose
 // keywords keysOf tells.
-func unionsFit(ts []*Type, es *typeSet, got uint64, k kind, keysOf func(*Type) keys) uint64 {
+func unionsFit(ts []*Type, es *typeSet, got uint64, k kind, results bool, keysOf func(*Type) keys) uint64 {
 	var mask uint64
 	for i, t := range ts {
 		if t.kind != typeUnion {
@@ -421,7 +426,9 @@ func unionsFit(ts []*Type, es *typeSet, got uint64, k kind, keysOf func(*Type) k
 			continue
 		}
 		if k == kindNull {
-			mask |= 1 << i
+			if nullConforms(results, t) {
+				mask |= 1 << i
+			}
 			continue
 		}
 		var ms typeSet

@@ -454,7 +454,7 @@ func (f *fitter) fitRaw(data []byte, i int, t *Type, depth int) (end int, ok boo
 	case typeObject, typeArray:
 		if k == kindNull {
 			end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
-			return end, err == nil, err
+			return end, err == nil && f.nullFits(t), err
 		}
 		if t.kind.valueKind() != k || f.opaque(t) {
 			end, err = jsonwire.Skip(data, i, depth, f.maxDepth)
@@ -466,7 +466,7 @@ func (f *fitter) fitRaw(data []byte, i int, t *Type, depth int) (end int, ok boo
 	if err != nil {
 		return 0, false, err
 	}
-	return end, fitRawScalar(data[i:end], k, t), nil
+	return end, fitRawScalar(data[i:end], k, t) && (k != kindNull || f.nullFits(t)), nil
 }
 
 // fitRawContainer fits the object or array (k) at data[i] to t, the one
@@ -616,7 +616,7 @@ func (f *fitter) fitRawUnion(data []byte, i int, u *Type, k kind, depth int) (in
 	switch {
 	case k == kindNull:
 		end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
-		return end, err == nil, err
+		return end, err == nil && f.nullFits(u), err
 	case ms.n == 0:
 		end, err := jsonwire.Skip(data, i, depth, f.maxDepth)
 		return end, false, err
@@ -666,7 +666,7 @@ func (f *fitter) fitRawSet(data []byte, i int, ts []*Type, depth int) (int, uint
 	if err != nil {
 		return end, 0, err
 	}
-	return end, unionsFit(ts, &es, got, tokenKind(data[i]), func(m *Type) keys { return ks[slices.Index(ets, m)] }), nil
+	return end, unionsFit(ts, &es, got, tokenKind(data[i]), f.nulls.results, func(m *Type) keys { return ks[slices.Index(ets, m)] }), nil
 }
 
 // fitRawMany is fitMany on JSON text: it validates the value at data[i]
@@ -689,7 +689,7 @@ func (f *fitter) fitRawMany(data []byte, i int, ts []*Type, depth int, ks *[maxS
 		}
 		var mask uint64
 		for j, t := range ts {
-			if t.isAny() || fitRawScalar(data[i:end], k, t) {
+			if t.isAny() || fitRawScalar(data[i:end], k, t) && (k != kindNull || f.nullFits(t)) {
 				mask |= 1 << j
 			}
 		}

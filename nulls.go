@@ -38,44 +38,49 @@ func (o *Options) dropsNulls() bool {
 type nullRule struct {
 	on  bool
 	off int
+	// results is the results direction's (results.go): null where an
+	// array is declared is an empty array, never "not given".
+	results bool
 }
 
 // drops reports whether null for property key of object type obj goes.
 func (n *nullRule) drops(obj *Type, key string) bool {
-	return n.on && n.off == 0 && nullGoes(obj, key)
+	return n.on && n.off == 0 && nullGoes(obj, key, n.results)
 }
 
 // dropsText is drops for a key of JSON text, its bytes between the quotes.
 func (n *nullRule) dropsText(obj *Type, key []byte, escaped bool) bool {
-	return n.on && n.off == 0 && nullGoesText(obj, key, escaped)
+	return n.on && n.off == 0 && nullGoesText(obj, key, escaped, n.results)
 }
 
 // nullGoes reports whether null for property key of object type obj is
 // "not given": declared, and nullGoesAs its declared type.
-func nullGoes(obj *Type, key string) bool {
+func nullGoes(obj *Type, key string, results bool) bool {
 	pt, declared := obj.prop(key)
-	return declared && nullGoesAs(obj, key, pt)
+	return declared && nullGoesAs(obj, key, pt, results)
 }
 
 // nullGoesText is nullGoes for a key of JSON text, its bytes between the
 // quotes: without allocating, but for a key with escapes.
-func nullGoesText(obj *Type, key []byte, escaped bool) bool {
+func nullGoesText(obj *Type, key []byte, escaped, results bool) bool {
 	if escaped {
-		return nullGoes(obj, jsonwire.Unescape(key))
+		return nullGoes(obj, jsonwire.Unescape(key), results)
 	}
 	pt, declared := obj.propBytes(key)
-	return declared && nullGoesAs(obj, key, pt)
+	return declared && nullGoesAs(obj, key, pt, results)
 }
 
 // nullGoesAs is the rule of nulls's one statement of its decision, for
 // the property key of object type obj, declared pt (a string, or the
 // bytes of a key of JSON text): null goes where pt does not take it, the
 // property is not required, and obj is not a Go struct's (which takes null
-// for every field, as encoding/json does). The parameters' rule
+// for every field, as encoding/json does); in the results direction, pt
+// is no array either (an empty one, results.go). The parameters' rule
 // (Options.dropsNull) and the compiler's mark of the types it may act
-// below (markNullsBelow) ask it too.
-func nullGoesAs[S ~string | ~[]byte](obj *Type, key S, pt *Type) bool {
-	if obj.goStruct || pt.takesNull() {
+// below (markNullsBelow, which asks it of arguments, where more goes)
+// ask it too.
+func nullGoesAs[S ~string | ~[]byte](obj *Type, key S, pt *Type, results bool) bool {
+	if obj.goStruct || pt.takesNull() || results && pt.kind == typeArray {
 		return false
 	}
 	for _, r := range obj.required {

@@ -92,6 +92,10 @@ type Options struct {
 	// internal flag beside the caller's options, never one of them
 	// rewritten.
 	stage stage
+	// results is the results direction (results.go): a tool's structured
+	// result against its output schema, where null conforms only where
+	// it is declared. Package toolcall sets it (internal/results).
+	results bool
 }
 
 const (
@@ -117,7 +121,7 @@ func (o Options) maxWork() int {
 // dropsNull reports whether null for the parameter key, of type pt in
 // params, is removed (Options.KeepNulls).
 func (o *Options) dropsNull(params *Type, key string, pt *Type) bool {
-	return !o.KeepNulls && !o.StructuredOnly && pt != nil && nullGoesAs(params, key, pt)
+	return !o.KeepNulls && !o.StructuredOnly && pt != nil && nullGoesAs(params, key, pt, o.results)
 }
 
 // renames reports whether names are matched (Options.ExactNames).

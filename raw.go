@@ -250,7 +250,7 @@ func (w *textWalk) rawInto(i int, t *Type, depth int) (int, result) {
 		return w.rawUnion(i, k, t, depth)
 	case k == kindObject || k == kindArray:
 		return w.rawContainerInto(i, k, t, depth)
-	case k == kindNull:
+	case k == kindNull && nullConforms(w.o.results, t):
 		return i + 4, result{}
 	}
 	return w.rawScalarInto(i, k, t, depth)
@@ -296,7 +296,7 @@ func (w *textWalk) rawScalarOfUnion(i int, k kind, t *Type, depth int) (int, res
 	data := w.data
 	end, _ := jsonwire.Skip(data, i, 0, 1)
 	for _, m := range t.members {
-		if k == kindNull || m.isAny() || m.scalarType() && fitRawScalar(data[i:end], k, m) {
+		if k == kindNull && nullConforms(w.o.results, m) || k != kindNull && (m.isAny() || m.scalarType() && fitRawScalar(data[i:end], k, m)) {
 			return end, result{}
 		}
 	}
@@ -366,13 +366,14 @@ func (w *textWalk) keyedMember(i int, u *Type) *Type {
 }
 
 // rawScalarInto is rawInto for a string, number or boolean against a type
-// that is not a union.
+// that is not a union, and for a null that does not conform to it
+// (results.go).
 //
 //go:noinline
 func (w *textWalk) rawScalarInto(i int, k kind, t *Type, depth int) (int, result) {
 	data := w.data
 	end, _ := jsonwire.Skip(data, i, 0, 1)
-	if t.isAny() || fitRawScalar(data[i:end], k, t) {
+	if k != kindNull && (t.isAny() || fitRawScalar(data[i:end], k, t)) {
 		return end, result{}
 	}
 	if k == kindString {

@@ -381,7 +381,7 @@ func markNullsBelow(t *Type) {
 			}
 			below := false
 			for name, pt := range x.props {
-				below = below || nullGoesAs(x, name, pt)
+				below = below || nullGoesAs(x, name, pt, false)
 			}
 			x.each(func(c *Type) {
 				below = below || c.nullsBelow && c.kind != typeUnion

@@ -80,7 +80,7 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 // newWalker returns a walker for a call whose fitter has already done
 // spent units of work: both share one budget.
 func newWalker(o Options, spent int) walker {
-	return walker{o: o, textCodec: newCodec(&o, spent), nulls: nullRule{on: o.dropsNulls()}}
+	return walker{o: o, textCodec: newCodec(&o, spent), nulls: nullRule{on: o.dropsNulls(), results: o.results}}
 }
 
 // newCodec is the textCodec of a call with options o, which has spent
@@ -350,7 +350,7 @@ func (w *walker) single(v any, t *Type, depth int, owned bool) result {
 	}
 	switch x := v.(type) {
 	case nil:
-		return result{}
+		return w.nullAs(t)
 	case string:
 		if t.kind == typeUnion {
 			if m := w.o.optionalMember(v, t); m != nil {

@@ -1,0 +1,94 @@
+package coerce
+
+import (
+	"github.com/coerce-go/coerce/internal/results"
+)
+
+// The results direction: a tool's structured result (MCP's
+// structuredContent) read against the tool's output schema, by the client
+// that receives it or the server that sends it (package toolcall's Output,
+// through internal/results). It is the engine of arguments, read by the
+// same fitters and walks, with one rule of its own, about null.
+//
+// For arguments, null conforms to every type: a decoder leaves the field
+// as it was, and the rule of nulls removes it where it means "not given".
+// A result is data that must conform as it stands: null conforms only
+// where the type takes it (nullConforms). Where an array is declared, it
+// is what Go's encoding/json writes for a nil slice, and becomes []
+// (reported as NullRemoved); elsewhere it fails, with ErrKind. The rule of
+// nulls removes null for a property neither required nor nullable as it
+// does in arguments, but for an array property, which gets its [].
+//
+// The root of a result may be any type (MCP 2026-07-28, SEP-2106), so the
+// text is read as Unmarshal reads a value, and an object's members as the
+// parameters of CoerceJSON (coerceText with args false). It is checked as
+// Options.Check checks arguments: in the same pass where it conforms as
+// it came, otherwise once coerced.
+
+// nullDetail is the detail of the error of a null a result may not hold.
+const nullDetail = "null where the output schema does not admit it"
+
+// nullConforms reports whether null conforms to t as it stands: always,
+// but in the results direction. The one statement of it, for the fitters
+// (fitter.nullFits, unionsFit) and the walks (nullAs).
+func nullConforms(results bool, t *Type) bool {
+	return !results || declaresNull(t) // inlined: arguments pay no call
+}
+
+// declaresNull reports whether t takes null as it is: any, null, or a
+// union with a null member.
+func declaresNull(t *Type) bool {
+	return t.isAny() || t.takesNull()
+}
+
+// nullFits is nullConforms for the fitter's call.
+func (f *fitter) nullFits(t *Type) bool {
+	return nullConforms(f.nulls.results, t)
+}
+
+// nullAs is the result of null against t: as it is where it conforms,
+// [] for an array, and otherwise a failure; a union's is its members',
+// chosen as for any value (choose), so unhandled.
+func (w *walker) nullAs(t *Type) result {
+	switch {
+	case nullConforms(w.o.results, t):
+		return result{}
+	case t.kind == typeUnion:
+		return result{state: unhandled}
+	case t.kind == typeArray:
+		return w.convert(nil, t, []any{}, NullRemoved)
+	}
+	return w.fail(nil, t, ErrKind, nullDetail)
+}
+
+func init() {
+	results.Options = func(o any) { o.(*Options).results = true }
+	results.Coerce = func(s any, text []byte) ([]byte, error) { return s.(*Schema).coerceResult(text) }
+}
+
+// coerceResult is the results direction's CoerceJSON: text, the JSON text
+// of a result of any kind, coerced to the Schema's root and checked.
+func (s *Schema) coerceResult(text []byte) ([]byte, error) {
+	var passed bool
+	out, changes, err := coerceText(&s.opts, text, s.root, false, &passed)
+	if err == nil && !passed {
+		err = s.checkResult(out)
+	}
+	if err != nil {
+		return text, err
+	}
+	if changes != nil {
+		s.opts.deliver(changes)
+	}
+	return out, nil
+}
+
+// checkResult is Check of a coerced result, text read as it stands.
+func (s *Schema) checkResult(text []byte) error {
+	v, err := decodeJSON(text, true, s.opts.maxDepth())
+	if err != nil {
+		e := *err.(*Error)
+		return wholeText(&e, text, s.root)
+	}
+	return findings(&s.opts, s.root, v, 0, workPerByte*len(text))
+}
