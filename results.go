@@ -1,6 +1,7 @@
 package coerce
 
 import (
+	"github.com/coerce-go/coerce/internal/jsonwire"
 	"github.com/coerce-go/coerce/internal/results"
 )
 
@@ -46,6 +47,10 @@ func (f *fitter) nullFits(t *Type) bool {
 	return nullConforms(f.nulls.results, t)
 }
 
+// noItems is the [] null becomes, made once: it has no room to write
+// into, so the results that share it cannot change it.
+var noItems any = []any{}
+
 // nullAs is the result of null against t: as it is where it conforms,
 // [] for an array, and otherwise a failure; a union's is its members',
 // chosen as for any value (choose), so unhandled.
@@ -56,7 +61,7 @@ func (w *walker) nullAs(t *Type) result {
 	case t.kind == typeUnion:
 		return result{state: unhandled}
 	case t.kind == typeArray:
-		return w.convert(nil, t, []any{}, NullRemoved)
+		return w.convert(nil, t, noItems, NullRemoved)
 	}
 	return w.fail(nil, t, ErrKind, nullDetail)
 }
@@ -83,8 +88,16 @@ func (s *Schema) coerceResult(text []byte) ([]byte, error) {
 	return out, nil
 }
 
-// checkResult is Check of a coerced result, text read as it stands.
+// checkResult is Check of a coerced result, text read as it stands: as
+// checkText reads arguments, once by the fitter in check mode, which
+// passes the usual result, and decoded for Check's walk (findings) where
+// it does not.
 func (s *Schema) checkResult(text []byte) error {
+	f := newFitter(&s.opts)
+	f.check, f.nulls.on = true, false
+	if end, fits, err := f.fitRaw(text, 0, s.root, 0); err == nil && fits && jsonwire.End(text, end) == nil {
+		return nil
+	}
 	v, err := decodeJSON(text, true, s.opts.maxDepth())
 	if err != nil {
 		e := *err.(*Error)
