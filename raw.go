@@ -250,8 +250,8 @@ func (w *textWalk) rawInto(i int, t *Type, depth int) (int, result) {
 		return w.rawUnion(i, k, t, depth)
 	case k == kindObject || k == kindArray:
 		return w.rawContainerInto(i, k, t, depth)
-	case k == kindNull && nullConforms(w.o.results, t):
-		return i + 4, result{}
+	case k == kindNull:
+		return w.rawNull(i, t, depth)
 	}
 	return w.rawScalarInto(i, k, t, depth)
 }
@@ -365,15 +365,32 @@ func (w *textWalk) keyedMember(i int, u *Type) *Type {
 	return keyedChoice(u, ts, ks[:len(ts)])
 }
 
+// rawNull is rawInto for null against a type that is not a union: as it
+// is where it conforms, and otherwise what nullAs makes of it (results.go),
+// written from the bytes.
+func (w *textWalk) rawNull(i int, t *Type, depth int) (int, result) {
+	if nullConforms(w.o.results, t) {
+		return i + 4, result{}
+	}
+	r := w.nullAs(t)
+	if r.state == converted {
+		w.splice(i, i+4)
+		var err error
+		if w.out, err = appendJSON(w.out, r.out, 0); err != nil {
+			return i + 4, w.failWith(nil, t, err)
+		}
+	}
+	return i + 4, r
+}
+
 // rawScalarInto is rawInto for a string, number or boolean against a type
-// that is not a union, and for a null that does not conform to it
-// (results.go).
+// that is not a union.
 //
 //go:noinline
 func (w *textWalk) rawScalarInto(i int, k kind, t *Type, depth int) (int, result) {
 	data := w.data
 	end, _ := jsonwire.Skip(data, i, 0, 1)
-	if k != kindNull && (t.isAny() || fitRawScalar(data[i:end], k, t)) {
+	if t.isAny() || fitRawScalar(data[i:end], k, t) {
 		return end, result{}
 	}
 	if k == kindString {
