@@ -77,8 +77,8 @@ const (
 	// NullRemoved: null for a parameter neither required nor nullable,
 	// removed (Options.KeepNulls).
 	NullRemoved
-	// EnumCase: a string equal to one allowed value but for case, respelled
-	// as that value, "ASC" → "asc" (Options.ExactEnums).
+	// EnumCase: a string equal to one allowed value but for case, or to its
+	// title, respelled as that value, "ASC" → "asc" (Options.ExactEnums).
 	EnumCase
 	// Resent: argument text that holds one object twice in a row, or an
 	// empty object and then one, as some providers stream a call, read as

@@ -94,7 +94,8 @@
 //     and its type does not take the placeholder ("" for an integer or
 //     outside an enum, {} for an object that requires a key).
 //   - Enums ([Options.ExactEnums]): a string equal to exactly one allowed value
-//     but for ASCII case becomes that value. Membership is exact: numbers are
+//     but for ASCII case, or to the title of exactly one (MCP's titled enums,
+//     enumNames), becomes that value. Membership is exact: numbers are
 //     compared by their decimals, never as float64.
 //
 // [Options.StructuredOnly] keeps near-JSON and turns the other three off.

@@ -83,6 +83,10 @@ func (c *compiler) compile(node any, at string, depth int) *Type {
 		}
 		var members []*Type
 		subs := c.list(alts, at+"/"+key)
+		if values, titles, ok := titledEnum(subs); ok && (t == anyType || t.kind == typeString && t.enum == nil) {
+			t = withTitles(withEnum(stringType, values), titles)
+			continue
+		}
 		for i, sub := range subs {
 			// The keywords beside anyOf narrow each alternative.
 			members = append(members, c.merge(t, c.compile(sub, at+"/"+key+"/"+strconv.Itoa(i), depth+1), 0))
@@ -96,8 +100,57 @@ func (c *compiler) compile(node any, at string, depth int) *Type {
 	}
 	if values, ok := enumOf(n); ok {
 		t = withEnum(t, values)
+		if names, ok := n["enumNames"].([]any); ok && len(names) == len(values) && t.kind == typeString {
+			titles := make([]string, len(names))
+			for i, name := range names {
+				titles[i], _ = name.(string)
+			}
+			t = withTitles(t, titles)
+		}
 	}
 	return t
+}
+
+// titledEnum reads alternatives that are each one string value with its
+// title, and nothing else but its type, string (MCP's titled enums: oneOf
+// or anyOf of {"const": "#F00", "title": "Red"}), as the enum of their
+// values and the titles of each. A union of such values allows what that
+// enum allows, and the rule of enums then reads a title as it reads a
+// value spelt but for case (enumRespelling). ok is false for other
+// alternatives, or for a value given twice.
+func titledEnum(subs []any) (values []any, titles []string, ok bool) {
+	for _, sub := range subs {
+		n, _ := sub.(map[string]any)
+		v, isString := n["const"].(string)
+		if !isString || slices.Contains(values, any(v)) {
+			return nil, nil, false
+		}
+		for k, kv := range n {
+			switch k {
+			case "const", "title", "description":
+			case "type":
+				if kv != "string" {
+					return nil, nil, false
+				}
+			default:
+				return nil, nil, false
+			}
+		}
+		title, _ := n["title"].(string)
+		values, titles = append(values, v), append(titles, title)
+	}
+	return values, titles, len(values) > 0
+}
+
+// withTitles is the string type t, whose enum withEnum set, with the
+// titles of its values: a copy, t itself where none has one.
+func withTitles(t *Type, titles []string) *Type {
+	if t.kind != typeString || len(titles) != len(t.enum) || !slices.ContainsFunc(titles, func(s string) bool { return s != "" }) {
+		return t
+	}
+	c := *t
+	c.titles = titles
+	return &c
 }
 
 // enumOf returns the values a schema allows by const or enum.

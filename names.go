@@ -332,10 +332,13 @@ func (ae *argEdits) of(j int, key []byte, escaped bool) (e keyEdit, goes bool) {
 }
 
 // enumRespelling is the rule of enums: the one allowed value of t, a
-// string type with an enum or const, that s spells but for the case of
-// ASCII letters, where s itself is not allowed; "" otherwise (s allowed,
-// or no such value, or two of them: "Asc" for ["ASC", "asc"]). s is a
-// string, or the bytes of one in JSON text without escapes: no allocation.
+// string type with an enum or const, that s names, where s itself is not
+// allowed: the value s spells but for the case of ASCII letters, or the
+// value whose title s is (MCP's titled enums), exactly or else but for
+// case. "" otherwise: s allowed, no such value, or two readings ("Asc"
+// for ["ASC", "asc"]; "small" for the value "Small" and the value titled
+// "Small"). s is a string, or the bytes of one in JSON text without
+// escapes: no allocation.
 func enumRespelling[S ~string | ~[]byte](t *Type, s S) string {
 	if t.enum == nil || t.kind != typeString {
 		return ""
@@ -345,16 +348,35 @@ func enumRespelling[S ~string | ~[]byte](t *Type, s S) string {
 			return ""
 		}
 	}
-	match := ""
-	for _, e := range t.enum {
-		if e, ok := e.(string); ok && asciiEqualFold(e, s) {
-			if match != "" {
-				return ""
+	byCase, ok := oneValue(t, func(i int, e string) bool { return asciiEqualFold(e, s) })
+	if !ok || t.titles == nil {
+		return byCase
+	}
+	byTitle, ok := oneValue(t, func(i int, _ string) bool { return t.titles[i] != "" && t.titles[i] == string(s) })
+	if ok && byTitle == "" {
+		byTitle, ok = oneValue(t, func(i int, _ string) bool { return t.titles[i] != "" && asciiEqualFold(t.titles[i], s) })
+	}
+	switch {
+	case !ok || byCase != "" && byTitle != "" && byCase != byTitle:
+		return ""
+	case byCase != "":
+		return byCase
+	}
+	return byTitle
+}
+
+// oneValue returns the one string value of t's enum that match says s
+// names (i its index), "" for none; ok is false for two or more.
+func oneValue(t *Type, match func(i int, e string) bool) (v string, ok bool) {
+	for i, e := range t.enum {
+		if e, isString := e.(string); isString && match(i, e) {
+			if v != "" && v != e {
+				return "", false
 			}
-			match = e
+			v = e
 		}
 	}
-	return match
+	return v, true
 }
 
 // enumRespellingRaw is enumRespelling for a string token of JSON text.

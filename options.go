@@ -40,7 +40,9 @@ type Options struct {
 	KeepNulls bool
 
 	// ExactEnums turns off the respelling of a string that equals exactly
-	// one allowed value of an enum or const but for case ("ASC" for "asc").
+	// one allowed value of an enum or const but for case ("ASC" for "asc"),
+	// or its title (MCP's titled enums: "Ascending" for the const "asc"
+	// titled so).
 	ExactEnums bool
 
 	// WrapScalars turns a single value declared array into a one-element

@@ -27,6 +27,7 @@ type Type struct {
 	required []string // typeObject: keys a value must have
 	closed   bool     // typeObject: no keys but props and patterns' (additionalProperties: false)
 	enum     []any    // any kind: the values allowed (const, enum), as the schema decodes them
+	titles   []string // typeString with enum: the title of each value ("": none), for the rule of enums
 	keyed    bool     // typeObject: required, closed or a property with enum is set
 	plainInt bool     // typeInteger: in JSON text, only digits fit (a Go integer's decoder wants them)
 
