@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // truncationDocs are argument texts with a value of every kind, JSON and
@@ -120,6 +121,9 @@ func TestReplayArgs(t *testing.T) {
 		{`{"a": [1, 2`, `{}`},
 		{`{'a': 'it's'}`, `{}`},
 		{``, `{}`},
+		// Valid JSON is what CoerceJSON reads: UTF-8, which json.Valid
+		// does not ask of a string.
+		{"{\"a\": \"\xff\"}", `{}`},
 	} {
 		out, changed := ReplayArgs([]byte(tc.in))
 		if string(out) != tc.want || changed != (tc.in != tc.want) {
@@ -135,7 +139,7 @@ func TestReplayArgs(t *testing.T) {
 		}
 	}
 	for _, entry := range fuzzCorpus(t, "FuzzSchemaCoerce") {
-		if out, _ := ReplayArgs(entry[1].([]byte)); !json.Valid(out) {
+		if out, _ := ReplayArgs(entry[1].([]byte)); !json.Valid(out) || !utf8.Valid(out) {
 			t.Errorf("ReplayArgs(%q) = %q, not JSON", entry[1], out)
 		}
 	}

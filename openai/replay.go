@@ -1,8 +1,6 @@
 package openaicoerce
 
 import (
-	"encoding/json"
-
 	"github.com/coerce-go/coerce"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
@@ -38,7 +36,7 @@ func ReplayMessage(msg openai.ChatCompletionMessage) openai.ChatCompletionMessag
 // the output items of a response [ResponseTools.Finished] refuses, when the
 // conversation is sent back as input rather than by previous_response_id.
 func ReplayFunctionCall(call responses.ResponseFunctionToolCall) responses.ResponseInputItemUnionParam {
-	if json.Valid([]byte(call.Arguments)) && call.RawJSON() != "" {
+	if _, changed := coerce.ReplayArgs([]byte(call.Arguments)); !changed && call.RawJSON() != "" {
 		p := call.ToParam()
 		return responses.ResponseInputItemUnionParam{OfFunctionCall: &p}
 	}

@@ -41,6 +41,14 @@ func End[T Text](data T, i int) *Error {
 	return nil
 }
 
+// Valid reports whether data is one JSON value, within maxDepth levels of
+// nesting (DefaultMaxDepth for maxDepth <= 0), with whitespace around it:
+// valid UTF-8, as every reader here asks.
+func Valid[T Text](data T, maxDepth int) bool {
+	end, err := Skip(data, 0, 0, maxDepth)
+	return err == nil && End(data, end) == nil
+}
+
 // Skip validates the one JSON value that starts at data[i] (after optional
 // whitespace), inside depth arrays and objects that are already open, and
 // returns the index just past it, allocating nothing. Nesting deeper than

@@ -30,3 +30,23 @@ func TestPlainIntAgreesWithSkipNumber(t *testing.T) {
 		}
 	}
 }
+
+// Valid is one value, whitespace around it, valid UTF-8, within the depth.
+func TestValid(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		depth int
+		want  bool
+	}{
+		{` {"a": [1, "x"]} `, 0, true},
+		{`1 2`, 0, false},
+		{``, 0, false},
+		{"\"\xff\"", 0, false},
+		{`[[1]]`, 1, false},
+		{`[[1]]`, 2, true},
+	} {
+		if got := Valid(c.in, c.depth); got != c.want {
+			t.Errorf("Valid(%q, %d) = %t, want %t", c.in, c.depth, got, c.want)
+		}
+	}
+}
