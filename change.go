@@ -142,10 +142,9 @@ type Change struct {
 	Found Kind
 	// Preview is the beginning of the value as it was: at most
 	// PreviewLen bytes of a string (cut at a character boundary), the
-	// text of a number or boolean, and for a Go object or array written
-	// as JSON text (ToJSONText) the beginning of that text; empty for other
-	// objects and arrays (from JSON text, the text written is the
-	// result's, at Path).
+	// text of a number or boolean, and for an object or array written as
+	// JSON text (ToJSONText) the beginning of that text, from every entry
+	// point alike; empty for other objects and arrays.
 	Preview string
 	// Rule is the conversion applied.
 	Rule Rule
@@ -189,8 +188,8 @@ func newChange(v any, t *Type, r Rule) Change {
 	if r == ToJSONText && c.Preview == "" && !reflect.ValueOf(v).IsNil() {
 		// The text it became: a log of this repair should show what the
 		// object held. Changes are made only when someone listens. (From
-		// JSON text, v is only the kind, a nil map or slice: the text is
-		// the result's, at the change's path.)
+		// JSON text, v is only the kind, a nil map or slice: the text walk
+		// previews the text it wrote, rawToText.)
 		if b, err := appendJSON(nil, v, 0); err == nil {
 			c.Preview = cut(string(b), PreviewLen)
 		}

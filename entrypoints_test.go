@@ -191,7 +191,7 @@ func changesMismatch(a, b []Change) string {
 	show := func(cs []Change) string {
 		var s []string
 		for _, c := range cs {
-			s = append(s, c.Path+" "+c.Rule.String()+" "+c.Declared)
+			s = append(s, c.Path+" "+c.Rule.String()+" "+c.Declared+" "+c.Found.String()+" "+strconv.Quote(c.Preview))
 		}
 		return strings.Join(s, "; ")
 	}

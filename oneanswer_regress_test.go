@@ -26,9 +26,9 @@ func TestCoerceJSONSameBytesWithOrWithoutOnChange(t *testing.T) {
 		t.Errorf("without OnChange %s; with it %s, %v", plain, heard, err)
 	}
 	if d := changesMismatch(got, []Change{
-		{Path: "/b", Rule: BooleanFromText, Declared: "boolean"},
-		{Path: "/cfg", Rule: JSONText, Declared: "object"},
-		{Path: "/n", Rule: NumberFromText, Declared: "integer"},
+		{Path: "/b", Rule: BooleanFromText, Declared: "boolean", Found: String, Preview: "true"},
+		{Path: "/cfg", Rule: JSONText, Declared: "object", Found: String, Preview: `{"b":1,"a":2}`},
+		{Path: "/n", Rule: NumberFromText, Declared: "integer", Found: String, Preview: "5"},
 	}); d != "" {
 		t.Errorf("changes: %s", d)
 	}

@@ -727,7 +727,11 @@ func (w *textWalk) rawToText(i int, tk typeKind, t *Type, depth int) (int, resul
 		if w.out, ok = jsonwire.AppendTextAsString(w.out, data[i:end], w.maxDepth-depth); ok {
 			w.budget += workPerByte * (end - i)
 			w.scanned += end - i
-			return end, w.convert(kindValue(tk), t, nil, ToJSONText)
+			r := w.convert(kindValue(tk), t, nil, ToJSONText)
+			if r.chg != nil { // the text written, as newChange previews it
+				r.chg.own[0].Preview = cut(string(jsonwire.AppendCompact(nil, data[i:end])), PreviewLen)
+			}
+			return end, r
 		}
 		w.rollback(m)
 	}
@@ -741,7 +745,11 @@ func (w *textWalk) rawToText(i int, tk typeKind, t *Type, depth int) (int, resul
 	}
 	w.splice(i, end)
 	w.out, _ = appendJSON(w.out, text, 0)
-	return end, w.convert(kindValue(tk), t, nil, ToJSONText)
+	r := w.convert(kindValue(tk), t, nil, ToJSONText)
+	if r.chg != nil {
+		r.chg.own[0].Preview = cut(text, PreviewLen)
+	}
+	return end, r
 }
 
 // rawWrongKind fails the value at w.data[i], which t does not take

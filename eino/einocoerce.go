@@ -323,7 +323,6 @@ func (c *core) coerce(ctx context.Context, args string) call {
 		res.args = string(out) // CoerceJSON returns its input when it changed nothing
 	}
 	if changes != nil && len(*changes) > 0 {
-		toolcall.TextPreviews(*changes, out)
 		l.Repaired(ctx, k.name, *changes)
 		if c.opts.NoticeRepairs {
 			res.notice = coerce.Notice(*changes)

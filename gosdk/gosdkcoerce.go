@@ -224,7 +224,6 @@ func (c *coercer) arguments(ctx context.Context, l toolcall.Listeners, t *toolEn
 		}
 	}
 	if changes != nil {
-		toolcall.TextPreviews(*changes, args)
 		l.Repaired(ctx, tool, *changes)
 	}
 	if !sameBytes(args, call.Params.Arguments) {

@@ -185,7 +185,6 @@ func (c *coercer) beforeCallTool(ctx context.Context, _ any, req *mcp.CallToolRe
 	}
 	req.Params = p
 	if changes != nil && len(*changes) > 0 {
-		toolcall.TextPreviews(*changes, p.RawArguments)
 		l.Repaired(ctx, name, *changes)
 		if c.opts.NoticeRepairs {
 			if notice := coerce.Notice(*changes); notice != "" {

@@ -87,7 +87,6 @@ func (out *Output) CoerceResult(ctx context.Context, l Listeners, tool string, t
 		return text, false
 	}
 	if changes != nil && len(*changes) > 0 {
-		TextPreviews(*changes, coerced)
 		l.Repaired(WithPart(ctx, PartResult), tool, *changes)
 	}
 	return coerced, true

@@ -30,11 +30,8 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"strconv"
-	"strings"
 
 	"github.com/coerce-go/coerce"
-	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 // Listeners are the reporting options every integration offers: Inner is
@@ -249,49 +246,6 @@ func Found(v any) string {
 // Preview is the beginning of a value found, as coerce.Preview gives it:
 // at most coerce.PreviewLen bytes, read from the value's beginning.
 func Preview(v any) string { return coerce.Preview(v) }
-
-// TextPreviews fills in the Preview of each change that wrote an object or
-// array as JSON text and has none (coercion of JSON text does not keep
-// the object it read), from that text in the coerced arguments, so that a
-// log of the repair shows what the object held. It decodes args only if
-// such a change is there.
-func TextPreviews(changes []coerce.Change, args []byte) {
-	var decoded any
-	for i, c := range changes {
-		if c.Rule != coerce.ToJSONText || c.Preview != "" {
-			continue
-		}
-		if decoded == nil && json.Unmarshal(args, &decoded) != nil {
-			return
-		}
-		if s, ok := at(decoded, c.Path).(string); ok {
-			changes[i].Preview = Preview(s)
-		}
-	}
-}
-
-// at is the value at a JSON Pointer in v, or nil.
-func at(v any, pointer string) any {
-	if pointer == "" {
-		return v
-	}
-	for _, tok := range strings.Split(pointer[1:], "/") {
-		tok = jsonwire.UnescapePointerToken(tok)
-		switch c := v.(type) {
-		case map[string]any:
-			v = c[tok]
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil
-			}
-			v = c[i]
-		default:
-			return nil
-		}
-	}
-	return v
-}
 
 // ReportChanges returns the coerce.Options.OnChange of one call of a tool,
 // for an integration that reports each change to inner (the OnChange of

@@ -109,18 +109,6 @@ func TestReason(t *testing.T) {
 	}
 }
 
-// A repair that wrote an object as JSON text shows the text in its preview.
-func TestTextPreviews(t *testing.T) {
-	changes := []coerce.Change{{Path: "/f/0", Rule: coerce.ToJSONText}, {Path: "/n", Rule: coerce.NumberFromText, Preview: "5"}}
-	TextPreviews(changes, []byte(`{"f": ["{\"a\":1}"], "n": 5}`))
-	if changes[0].Preview != `{"a":1}` || changes[1].Preview != "5" {
-		t.Errorf("previews %q, %q", changes[0].Preview, changes[1].Preview)
-	}
-	if p := Preview(strings.Repeat("é", 100)); len(p) > coerce.PreviewLen {
-		t.Errorf("preview of %d bytes", len(p))
-	}
-}
-
 // ReportChanges hands each change to every listener set, in order, with
 // the call's context and tool; with none that would hear, it is nil.
 func TestReportChanges(t *testing.T) {
@@ -147,5 +135,12 @@ func TestReportChanges(t *testing.T) {
 	ReportChanges(ctx, "search", nil, report, quiet)(coerce.Change{Path: "/m"})
 	if want := []string{"report search /m call-7"}; !slices.Equal(got, want) {
 		t.Errorf("listeners heard %q, want %q", got, want)
+	}
+}
+
+// A preview is at most coerce.PreviewLen bytes, cut at a character.
+func TestPreviewLen(t *testing.T) {
+	if p := Preview(strings.Repeat("é", 100)); len(p) > coerce.PreviewLen {
+		t.Errorf("preview of %d bytes", len(p))
 	}
 }

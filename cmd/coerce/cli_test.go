@@ -77,7 +77,7 @@ func TestCommands(t *testing.T) {
 		{"json repairs", []string{"json", "--schema", "search.schema.json"},
 			`{"query": {"q": 1},  "tags": "[\"a\"]", "limit": "5"}` + "\n", 0,
 			`{"query": "{\"q\":1}",  "tags": ["a"], "limit": 5}` + "\n",
-			"coerce: /limit: string \"5\" to integer (number-from-text)\ncoerce: /query: object to string (to-json-text)\ncoerce: /tags: string \"[\\\"a\\\"]\" to list[string] (json-text)\n"},
+			"coerce: /limit: string \"5\" to integer (number-from-text)\ncoerce: /query: object \"{\\\"q\\\":1}\" to string (to-json-text)\ncoerce: /tags: string \"[\\\"a\\\"]\" to list[string] (json-text)\n"},
 		{"json conforming is byte for byte", []string{"json", "--schema", "search.schema.json"},
 			"{ \"limit\" : 5.0e0 ,\"tags\":[ \"a\" ]}", 0, "{ \"limit\" : 5.0e0 ,\"tags\":[ \"a\" ]}", ""},
 		{"json quiet", []string{"json", "-q", "--schema", "search.schema.json"},
