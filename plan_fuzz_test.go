@@ -313,7 +313,7 @@ func (g gen) enumType(depth int) *gtype {
 		t.isConst = true
 	}
 	if g.r.IntN(5) == 0 {
-		t.wrap = []string{"allOf", "allOf+", "split", "ref", "ref+", "refType"}[g.r.IntN(6)]
+		t.wrap = []string{"allOf", "allOf+", "split", "ref", "ref+", "refType", "titled"}[g.r.IntN(7)]
 	}
 	return t
 }
@@ -416,6 +416,18 @@ func (g *gtype) wrapSchema(s map[string]any, defs map[string]any) any {
 			}
 		}
 		return map[string]any{"allOf": []any{s, e}}
+	case "titled":
+		// MCP's titled enum: oneOf of each value with a title, which the
+		// compiler reads as the enum (titledEnum).
+		values, isEnum := s["enum"].([]any)
+		if s["type"] != "string" || !isEnum {
+			return s
+		}
+		alts := make([]any, len(values))
+		for i, v := range values {
+			alts[i] = map[string]any{"const": v, "title": fmt.Sprint("Title ", i)}
+		}
+		return map[string]any{"type": "string", "oneOf": alts}
 	case "ref", "ref+", "refType":
 		if defs == nil {
 			return map[string]any{"allOf": []any{s}}
