@@ -69,8 +69,9 @@ func (w *walker) evalKinds(v any, es []*Type, rb int, depth int, owned bool) {
 		return
 	}
 	if v == nil {
-		for i, t := range es {
-			w.res[rb+i] = w.nullAs(t)
+		for i, t := range es { // no union among them
+			c, _ := nullConversion(w.o.results, t)
+			w.res[rb+i] = w.result(nil, t, c)
 		}
 		return
 	}

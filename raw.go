@@ -251,7 +251,7 @@ func (w *textWalk) rawInto(i int, t *Type, depth int) (int, result) {
 	case k == kindObject || k == kindArray:
 		return w.rawContainerInto(i, k, t, depth)
 	case k == kindNull:
-		return w.rawNull(i, t, depth)
+		return w.rawNull(i, t)
 	}
 	return w.rawScalarInto(i, k, t, depth)
 }
@@ -366,13 +366,14 @@ func (w *textWalk) keyedMember(i int, u *Type) *Type {
 }
 
 // rawNull is rawInto for null against a type that is not a union: as it
-// is where it conforms, and otherwise what nullAs makes of it (results.go),
-// written from the bytes.
-func (w *textWalk) rawNull(i int, t *Type, depth int) (int, result) {
+// is where it conforms, and otherwise what nullConversion makes of it
+// (results.go), written from the bytes.
+func (w *textWalk) rawNull(i int, t *Type) (int, result) {
 	if nullConforms(w.o.results, t) {
 		return i + 4, result{}
 	}
-	r := w.nullAs(t)
+	c, _ := nullConversion(w.o.results, t)
+	r := w.result(nil, t, c)
 	if r.state == converted {
 		w.splice(i, i+4)
 		var err error

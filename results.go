@@ -26,12 +26,12 @@ import (
 // Options.Check checks arguments: in the same pass where it conforms as
 // it came, otherwise once coerced.
 
-// nullDetail is the detail of the error of a null a result may not hold.
-const nullDetail = "null where the output schema does not admit it"
+// notNull is why a null a result may not hold does not convert.
+var notNull = &Error{Err: ErrKind, Detail: "null where the output schema does not admit it"}
 
 // nullConforms reports whether null conforms to t as it stands: always,
 // but in the results direction. The one statement of it, for the fitters
-// (fitter.nullFits, unionsFit) and the walks (nullAs).
+// (fitter.nullFits, unionsFit) and the walks (nullConversion).
 func nullConforms(results bool, t *Type) bool {
 	return !results || declaresNull(t) // inlined: arguments pay no call
 }
@@ -51,19 +51,20 @@ func (f *fitter) nullFits(t *Type) bool {
 // into, so the results that share it cannot change it.
 var noItems any = []any{}
 
-// nullAs is the result of null against t: as it is where it conforms,
-// [] for an array, and otherwise a failure; a union's is its members',
-// chosen as for any value (choose), so unhandled.
-func (w *walker) nullAs(t *Type) result {
+// nullConversion is what null becomes against t, as convertScalar says
+// it of a scalar, for the walks to apply (walker.result): itself where it
+// conforms, [] for an array, and otherwise nothing. ok is false for a
+// union, whose members the walk measures it by, as any value (choose).
+func nullConversion(results bool, t *Type) (c conversion, ok bool) {
 	switch {
-	case nullConforms(w.o.results, t):
-		return result{}
+	case nullConforms(results, t):
+		return conversion{}, true
 	case t.kind == typeUnion:
-		return result{state: unhandled}
+		return conversion{}, false
 	case t.kind == typeArray:
-		return w.convert(nil, t, noItems, NullRemoved)
+		return convertedTo(noItems, NullRemoved), true
 	}
-	return w.fail(nil, t, ErrKind, nullDetail)
+	return refused(notNull), true
 }
 
 func init() {

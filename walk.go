@@ -350,7 +350,10 @@ func (w *walker) single(v any, t *Type, depth int, owned bool) result {
 	}
 	switch x := v.(type) {
 	case nil:
-		return w.nullAs(t)
+		if c, ok := nullConversion(w.o.results, t); ok {
+			return w.result(nil, t, c)
+		}
+		return result{state: unhandled} // a union's members (eval)
 	case string:
 		if t.kind == typeUnion {
 			if m := w.o.optionalMember(v, t); m != nil {
