@@ -1,7 +1,6 @@
 package coerce
 
 import (
-	"bytes"
 	"maps"
 	"slices"
 	"strings"
@@ -329,82 +328,4 @@ func (ae *argEdits) of(j int, key []byte, escaped bool) (e keyEdit, goes bool) {
 		k = jsonwire.Unescape(key)
 	}
 	return keyEdit{}, ae.keys[k]
-}
-
-// enumRespelling is the rule of enums: the one allowed value of t, a
-// string type with an enum or const, that s names, where s itself is not
-// allowed: the value s spells but for the case of ASCII letters, or the
-// value whose title s is (MCP's titled enums), exactly or else but for
-// case. "" otherwise: s allowed, no such value, or two readings ("Asc"
-// for ["ASC", "asc"]; "small" for the value "Small" and the value titled
-// "Small"). s is a string, or the bytes of one in JSON text without
-// escapes: no allocation.
-func enumRespelling[S ~string | ~[]byte](t *Type, s S) string {
-	if t.enum == nil || t.kind != typeString {
-		return ""
-	}
-	for _, e := range t.enum { // not enumHas: s as an any would allocate
-		if e, ok := e.(string); ok && e == string(s) {
-			return ""
-		}
-	}
-	byCase, ok := oneValue(t, func(i int, e string) bool { return asciiEqualFold(e, s) })
-	if !ok || t.titles == nil {
-		return byCase
-	}
-	byTitle, ok := oneValue(t, func(i int, _ string) bool { return t.titles[i] != "" && t.titles[i] == string(s) })
-	if ok && byTitle == "" {
-		byTitle, ok = oneValue(t, func(i int, _ string) bool { return t.titles[i] != "" && asciiEqualFold(t.titles[i], s) })
-	}
-	switch {
-	case !ok || byCase != "" && byTitle != "" && byCase != byTitle:
-		return ""
-	case byCase != "":
-		return byCase
-	}
-	return byTitle
-}
-
-// oneValue returns the one string value of t's enum that match says s
-// names (i its index), "" for none; ok is false for two or more.
-func oneValue(t *Type, match func(i int, e string) bool) (v string, ok bool) {
-	for i, e := range t.enum {
-		if e, isString := e.(string); isString && match(i, e) {
-			if v != "" && v != e {
-				return "", false
-			}
-			v = e
-		}
-	}
-	return v, true
-}
-
-// enumRespellingRaw is enumRespelling for a string token of JSON text.
-func enumRespellingRaw(t *Type, tok []byte) string {
-	content := tok[1 : len(tok)-1]
-	if bytes.IndexByte(content, '\\') >= 0 {
-		return enumRespelling(t, jsonwire.Unescape(content))
-	}
-	return enumRespelling(t, content)
-}
-
-// asciiEqualFold is strings.EqualFold for ASCII letters only: no Unicode
-// folding ("ſ" is not "s").
-func asciiEqualFold[S ~string | ~[]byte](a string, b S) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }

@@ -5,7 +5,7 @@ import "github.com/coerce-go/coerce/internal/jsonwire"
 // The scalar judgement: whether a scalar conforms to a scalar type as it
 // is, for a Go value and for a token of JSON text, by one rule each kind.
 // The conversions of what does not conform are convert.go's
-// (convertScalar); the rule of enums is names.go's (enumRespelling).
+// (convertScalar); the rule of enums is enums.go's (enumRespelling).
 
 // The rule of numbers: a number conforms to number type if it is finite,
 // to integer type if it is also whole (5.0 and 5e0 are integers: JSON
