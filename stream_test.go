@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
 )
 
 var streamSchema = mustParse(`{"type":"object","properties":{
@@ -150,7 +152,7 @@ func FuzzStream(f *testing.F) {
 			t.Fatalf("Close = %s, %v; CoerceJSON = %s, %v", got, gerr, want, werr)
 		}
 		// A stream the previews call complete and valid is JSON.
-		if p.Err == nil && len(p.Open) == 0 && !json.Valid(text) {
+		if p.Err == nil && len(p.Open) == 0 && !jsonwire.Valid(text, 0) {
 			t.Fatalf("%q: the preview calls it complete, but it is not JSON", text)
 		}
 	})

@@ -152,8 +152,6 @@ func (n *numState) next(c byte) bool {
 // complete reports whether the number may end here.
 func (n numState) complete() bool { return n == nZero || n == nInt || n == nFrac || n == nExp }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
 func (sc *scanner) fail(i int) {
 	if sc.invalid == 0 {
 		sc.invalid = i + 1
@@ -171,6 +169,13 @@ func (sc *scanner) step(buf []byte, i int) {
 	case mString:
 		switch {
 		case c == '"':
+			// The string's text is valid as jsonwire reads it (UTF-8
+			// included), which CoerceJSON asks at Close: the states
+			// above only find where it ends, and what fails early.
+			if _, err := jsonwire.SkipString(buf, sc.strStart); err != nil {
+				sc.fail(err.Offset)
+				return
+			}
 			if sc.inKey {
 				f := &sc.stack[len(sc.stack)-1]
 				f.key, f.open = jsonwire.Unescape(buf[sc.strStart+1:i]), true
@@ -226,7 +231,7 @@ func (sc *scanner) step(buf []byte, i int) {
 		}
 		return
 	}
-	if isSpace(c) {
+	if jsonwire.IsSpace(c) {
 		return
 	}
 	switch sc.mode {
