@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/coerce-go/coerce/internal/jsonwire"
 	"unicode/utf8"
 )
 
@@ -55,7 +57,7 @@ func oneAnswer(s *Schema, args []byte) string {
 	// Argument text that is not JSON is repaired as a whole or not at
 	// all: when the call fails, the text comes back as sent, and no
 	// repair that did not happen is reported.
-	if !json.Valid(args) && jerr != nil && (!bytes.Equal(text, args) || len(jchg) > 0) {
+	if !jsonwire.Valid(args, 0) && jerr != nil && (!bytes.Equal(text, args) || len(jchg) > 0) {
 		return fmt.Sprintf("%s: CoerceJSON failed (%v) and returned %s, reporting %d changes", name, jerr, text, len(jchg))
 	}
 
