@@ -87,7 +87,7 @@ func oneAnswer(s *Schema, args []byte) string {
 	if !json.Valid(args) {
 		return ""
 	}
-	v, err := decodeJSON(args, false, 0)
+	v, err := decodeJSON(args, s.opts.UseNumber, 0) // as a caller with these options decodes it
 	m, isObject := v.(map[string]any)
 	if err != nil || !isObject {
 		return ""
@@ -367,6 +367,30 @@ func TestOneAnswer(t *testing.T) {
 	t.Logf("%d cases, %d disagreements", len(cases), failed)
 }
 
+// Every case of the corpora again under each option that changes what
+// coercion does, one at a time (and the two exact ones together): one
+// answer whatever the options. The Go values Coerce is given are decoded
+// as a caller with those options decodes them (UseNumber).
+func TestOneAnswerUnderEachOption(t *testing.T) {
+	cases := corpora(t)
+	for _, o := range optionSets {
+		failed := 0
+		for _, c := range cases {
+			if d := oneAnswer(c.schema.WithOptions(o), c.args); d != "" {
+				if failed++; failed <= 5 {
+					t.Errorf("%+v: %s: %s", o, c.name, d)
+				}
+			}
+		}
+		t.Logf("%+v: %d cases, %d disagreements", o, len(cases), failed)
+	}
+}
+
+// optionSets are the options that change what coercion does, one at a
+// time (the two exact ones together).
+var optionSets = []Options{{WrapScalars: true}, {KeepNulls: true}, {ExactNames: true, ExactEnums: true},
+	{StructuredOnly: true}, {UseNumber: true}, {StrictJSON: true}}
+
 // Every case of the corpora again, with the first key of each object below
 // the parameters given twice, null once: before its value (the value
 // decides) and after it (the null decides, and the rule of nulls may
@@ -440,7 +464,8 @@ func writeTwice(b *bytes.Buffer, v any, nullFirst bool, depth int) {
 
 // FuzzOneAnswer holds every entry point to one answer on generated
 // schemas (enums, nulls, names, unions, nested objects: planSchema) and
-// any argument text, near-JSON included.
+// any argument text, near-JSON included; seed/1000 picks the options
+// (0 and 7: the schema's own; else one of optionSets).
 func FuzzOneAnswer(f *testing.F) {
 	for _, entry := range fuzzCorpusF(f, "FuzzPlanDifferential") {
 		f.Add(entry[0].(uint64), entry[1].([]byte))
@@ -460,8 +485,15 @@ func FuzzOneAnswer(f *testing.F) {
 			f.Add(seed, []byte(text))
 		}
 	}
+	for k := range uint64(len(optionSets)) {
+		f.Add(1000*(k+1)+3, []byte(`{'p': None, 'q': [1, "2",], "z": "True", "xy": {"a": null}}`))
+	}
 	f.Fuzz(func(t *testing.T, seed uint64, args []byte) {
-		if d := oneAnswer(plannedSchema(seed%1000), args); d != "" {
+		s := plannedSchema(seed % 1000)
+		if k := int(seed / 1000 % 8); k > 0 && k <= len(optionSets) { // the schema's own, the other times
+			s = s.WithOptions(optionSets[k-1])
+		}
+		if d := oneAnswer(s, args); d != "" {
 			t.Fatal(d)
 		}
 	})

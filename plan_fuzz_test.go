@@ -107,7 +107,7 @@ func planMismatch(s *Schema, schemaText, args []byte) string {
 	if !json.Valid(args) {
 		return "" // refusal is FuzzSchemaCoerce's
 	}
-	v, err := decodeJSON(args, false, 0)
+	v, err := decodeJSON(args, s.opts.UseNumber, 0) // as a caller with these options decodes it
 	m, ok := v.(map[string]any)
 	if err != nil || !ok {
 		return ""
@@ -119,7 +119,7 @@ func planMismatch(s *Schema, schemaText, args []byte) string {
 	if errPaths(cerr) != errPaths(jerr) {
 		return fmt.Sprintf("%s:\nCoerce fails at %s\nCoerceJSON at %s\n(%v\n%v)", name, errPaths(cerr), errPaths(jerr), cerr, jerr)
 	}
-	back, derr := decodeJSON(text, false, 0)
+	back, derr := decodeJSON(text, s.opts.UseNumber, 0)
 	if derr != nil {
 		return fmt.Sprintf("%s: CoerceJSON wrote %s: %v", name, text, derr)
 	}
