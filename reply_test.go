@@ -307,3 +307,30 @@ func TestFromReplyAmbiguityOffsets(t *testing.T) {
 		t.Errorf("offsets %v of %v", got, err)
 	}
 }
+
+// A reply that is an argument object and nothing else is read as
+// CoerceJSON with Check reads that object: every case of the corpora
+// whose text is a JSON object, under the schema's options and each of
+// optionSets, gives the same bytes (those of the value, without the
+// whitespace around it) and the same error.
+func TestFromReplyOfArgumentsIsCoerceJSONWithCheck(t *testing.T) {
+	n, failed := 0, 0
+	for _, c := range corpora(t) {
+		if _, isObject := argsObject(c.args); !isObject || !jsonwire.Valid(c.args, 0) {
+			continue
+		}
+		for _, o := range append([]Options{c.schema.opts}, optionSets...) {
+			n++
+			s := c.schema.WithOptions(o)
+			o.Check = true
+			want, werr := s.WithOptions(o).CoerceJSON(c.args)
+			got, err := s.FromReply(string(c.args))
+			if werr == nil && (err != nil || !bytes.Equal(got, bytes.TrimSpace(want))) || werr != nil && errText(err) != errText(werr) {
+				if failed++; failed <= 10 {
+					t.Errorf("%+v: %s: %s: FromReply = %s, %v; CoerceJSON with Check = %s, %v", o, c.name, c.args, got, err, want, werr)
+				}
+			}
+		}
+	}
+	t.Logf("%d replies, %d disagreements", n, failed)
+}
