@@ -23,12 +23,14 @@ import (
 // value spelt but for case (enumRespelling). ok is false for other
 // alternatives, or for a value given twice.
 func titledEnum(subs []any) (values []any, titles []string, ok bool) {
+	seen := make(map[string]bool, len(subs)) // linear in the alternatives, however many
 	for _, sub := range subs {
 		n, _ := sub.(map[string]any)
 		v, isString := n["const"].(string)
-		if !isString || slices.Contains(values, any(v)) {
+		if !isString || seen[v] {
 			return nil, nil, false
 		}
+		seen[v] = true
 		for k, kv := range n {
 			switch k {
 			case "const", "title", "description":
