@@ -290,6 +290,8 @@ func (w *textWalk) rawUnion(i int, k kind, u *Type, depth int) (int, result) {
 
 // rawScalarOfUnion is rawInto for a scalar met by a union: one decode, and
 // the members convert it as they would the value (single, scalarUnion).
+// Optional[T] and a scalar only T takes (optionalMember) is T's walk, as
+// the value walk's is (optional), read from the bytes as for T alone.
 //
 //go:noinline
 func (w *textWalk) rawScalarOfUnion(i int, k kind, t *Type, depth int) (int, result) {
@@ -300,7 +302,20 @@ func (w *textWalk) rawScalarOfUnion(i int, k kind, t *Type, depth int) (int, res
 			return end, result{}
 		}
 	}
+	if m := t.orNull(); m != nil && k != kindNull && !w.o.WrapScalars && (k != kindString || plainNotNull(data[i+1:end-1])) {
+		w.nulls.off++ // as optional
+		_, r := w.rawScalarInto(i, k, m, depth)
+		w.nulls.off--
+		return end, w.named(r, t)
+	}
 	return end, w.rawDecoded(i, end, t, depth)
+}
+
+// plainNotNull reports whether the content of a string token, without
+// escapes, is no spelling of null (spellsNull): a string only the other
+// member of Optional[T] takes (Options.optionalMember).
+func plainNotNull(content []byte) bool {
+	return bytes.IndexByte(content, '\\') < 0 && !spellsNull(string(content))
 }
 
 // rawUnionInto is rawInto for an object or array met by a union whose
