@@ -1,6 +1,6 @@
 module github.com/coerce-go/coerce/mcpgo
 
-go 1.25.5
+go 1.26.0
 
 require (
 	github.com/coerce-go/coerce v0.1.0
@@ -8,11 +8,10 @@ require (
 )
 
 require (
-	github.com/google/go-cmp v0.7.0 // indirect
-	github.com/google/jsonschema-go v0.4.2 // indirect
+	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2 // indirect
 	github.com/spf13/cast v1.7.1 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
-	golang.org/x/text v0.14.0 // indirect
+	golang.org/x/text v0.42.0 // indirect
 )

@@ -12,6 +12,8 @@
 //
 //	go get <module>@<version>
 //	go mod tidy
+//	                               (the versions its build selects are those
+//	                               the workspace tests it with: sameVersions)
 //	go build ./...                 (when there is more than tests)
 //	go vet ./...
 //	go test ./...
@@ -537,9 +539,17 @@ func (c *checker) check(ctx context.Context, t target, dir string, w io.Writer) 
 	if c.race && t.name != "core" {
 		race = []string{"-race"}
 	}
+	for _, args := range [][]string{{"get", t.mod.Path + "@" + t.mod.Version}, {"mod", "tidy"}} {
+		if err := c.run(ctx, t, dir, w, args...); err != nil {
+			return err
+		}
+	}
+	if t.name != "core" {
+		if err := c.sameVersions(ctx, t, dir, w); err != nil {
+			return err
+		}
+	}
 	steps := [][]string{
-		{"get", t.mod.Path + "@" + t.mod.Version},
-		{"mod", "tidy"},
 		slices.Concat([]string{"build"}, race, []string{"./..."}),
 		slices.Concat([]string{"vet"}, race, []string{"./..."}),
 		slices.Concat([]string{"test"}, race, []string{"./..."}),
@@ -553,6 +563,55 @@ func (c *checker) check(ctx context.Context, t target, dir string, w io.Writer) 
 			return err
 		}
 	}
+	return nil
+}
+
+// sameVersions checks that a user's build of t, in dir, selects the
+// versions of its dependencies the workspace tests t with: those of the
+// modules whose packages t's packages and their tests build. A module of
+// ours requires what we test it with, so a user gets that; and the build
+// cache then serves here the packages make test's vet and race steps
+// compiled, where a version apart (a module's go.mod lagging behind what
+// another module of the workspace requires) had this check compile the
+// dependency, and each one that imports it, again: anthropic-sdk-go with
+// -race, for an older gjson, took 160s of a fresh machine's make test.
+func (c *checker) sameVersions(ctx context.Context, t target, dir string, w io.Writer) error {
+	list := func(dir string, env []string, pattern string) (map[string]string, error) {
+		cmd := exec.CommandContext(ctx, "go", "list", "-deps", "-test", "-f", "{{with .Module}}{{.Path}} {{.Version}}{{end}}", pattern)
+		cmd.Dir, cmd.Env = dir, env
+		out, err := cmd.Output()
+		if err != nil {
+			return nil, fmt.Errorf("go list -deps -test %s (in %s): %v", pattern, dir, stderr(err))
+		}
+		versions := make(map[string]string)
+		for line := range strings.Lines(string(out)) {
+			if p, v, ok := strings.Cut(strings.TrimSpace(line), " "); ok && v != "" {
+				versions[p] = v
+			}
+		}
+		return versions, nil
+	}
+	start := time.Now()
+	tested, err := list(t.mod.Dir, os.Environ(), "./...") // in its workspace
+	if err != nil {
+		return err
+	}
+	got, err := list(dir, append(os.Environ(), c.env...), t.mod.Path+"/...")
+	if err != nil {
+		return err
+	}
+	var apart []string
+	for p, v := range got {
+		if want, ok := tested[p]; ok && want != v {
+			apart = append(apart, fmt.Sprintf("%s %s (tested with %s)", p, v, want))
+		}
+	}
+	if len(apart) > 0 {
+		slices.Sort(apart)
+		return fmt.Errorf("a user's build of %s selects versions the workspace does not test it with:\n\t%s\nrequire the tested ones in %s/go.mod",
+			t.mod.Path, strings.Join(apart, "\n\t"), t.name)
+	}
+	fmt.Fprintf(w, "ok    %-*s  the versions of the %d modules it builds are those tested (%.1fs)\n", c.width, t.name, len(got), time.Since(start).Seconds())
 	return nil
 }
 
