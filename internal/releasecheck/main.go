@@ -577,7 +577,13 @@ func (c *checker) check(ctx context.Context, t target, dir string, w io.Writer) 
 // -race, for an older gjson, took 160s of a fresh machine's make test.
 func (c *checker) sameVersions(ctx context.Context, t target, dir string, w io.Writer) error {
 	list := func(dir string, env []string, pattern string) (map[string]string, error) {
-		cmd := exec.CommandContext(ctx, "go", "list", "-deps", "-test", "-f", "{{with .Module}}{{.Path}} {{.Version}}{{end}}", pattern)
+		// -buildvcs=false: go list stamps a main package (a test's among
+		// them) with its module's version from git, and in the workspace
+		// looking up that pseudo-version writes it into the machine's
+		// module cache, which must hold none of ours (make test's
+		// no-trace); a GOFLAGS in the environment replaces the
+		// -buildvcs=false of a go env file.
+		cmd := exec.CommandContext(ctx, "go", "list", "-buildvcs=false", "-deps", "-test", "-f", "{{with .Module}}{{.Path}} {{.Version}}{{end}}", pattern)
 		cmd.Dir, cmd.Env = dir, env
 		out, err := cmd.Output()
 		if err != nil {
