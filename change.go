@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 
+	"github.com/coerce-go/coerce/internal/jsonwire"
 	"github.com/coerce-go/coerce/internal/nearjson"
 )
 
@@ -190,8 +191,10 @@ func newChange(v any, t *Type, r Rule) Change {
 		// object held. Changes are made only when someone listens. (From
 		// JSON text, v is only the kind, a nil map or slice: the text walk
 		// previews the text it wrote, rawToText.)
-		if b, err := appendJSON(nil, v, 0); err == nil {
-			c.Preview = cut(string(b), PreviewLen)
+		// Its beginning only: the text of a value that holds a map twice
+		// at each level is exponentially longer than its memory.
+		if b, err := jsonwire.Prefix(v, 0, PreviewLen); err == nil {
+			c.Preview = cut(b, PreviewLen)
 		}
 	}
 	return c

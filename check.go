@@ -222,6 +222,12 @@ func (c *checker) find(t *Type, v any, depth int) {
 			}
 		}
 		slices.Sort(keys)
+		// The keys listed and sorted cost what visiting as many values
+		// does: charged as such, so that Go maps sharing their children
+		// stop here as soon, in time, as in the fitter.
+		if !c.spend(len(keys)) {
+			return
+		}
 		n := len(c.path)
 		for _, k := range keys {
 			if len(c.errs) >= maxErrors {

@@ -57,11 +57,13 @@ func appendJSON(dst []byte, v any, maxDepth int) ([]byte, error) {
 	return dst, nil
 }
 
-// encodeJSON is jsonwire.String with its error as an *Error.
-func encodeJSON(v any, maxDepth int) (string, error) {
-	text, err := jsonwire.String(v, maxDepth)
-	if err != nil {
-		return "", wireError(err)
+// encodeJSON is jsonwire.StringWithin with its error as an *Error; too
+// long reports whether the text is longer than maxLen (the caller says
+// what that means).
+func encodeJSON(v any, maxDepth, maxLen int) (text string, tooLong bool, err error) {
+	text, werr := jsonwire.StringWithin(v, maxDepth, maxLen)
+	if werr != nil {
+		return "", werr.Kind == jsonwire.TooLong, wireError(werr)
 	}
-	return text, nil
+	return text, false, nil
 }

@@ -183,7 +183,9 @@
 //     Go values that share their slices so that their tree is exponentially
 //     larger than their memory, with a fast [ErrLimit]. Values that fail, and
 //     the union members a value tried and lost, count as the work of visiting
-//     them, never as a budget of their own.
+//     them, never as a budget of their own; the JSON text written of a map
+//     or slice for a string parameter costs a unit a byte, and stops before
+//     it passes the budget left, so that such values stop there too.
 //   - Nesting deeper than [Options.MaxDepth] (10000 by default, as
 //     encoding/json) is an [ErrLimit], never a stack overflow: for JSON text,
 //     and for Go values of any type, named slices and pointer chains

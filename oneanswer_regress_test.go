@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -257,5 +258,54 @@ func TestNestedNullsRemoved(t *testing.T) {
 	in.Filter.Label = &label
 	if err := Unmarshal([]byte(`{"filter":{"q":"x","label":null}}`), &in); err != nil || in.Filter.Label != nil {
 		t.Errorf("Unmarshal: %+v, %v; want label set to nil, as json.Unmarshal does", in, err)
+	}
+}
+
+// A Go value that holds a slice or map twice at each level, 100 levels
+// deep, has a JSON text of 2^100 leaves in a few kilobytes of memory.
+// Written for a string parameter (to-json-text), its text costs a unit of
+// work a byte, and the budget stops it before it is written whole, as it
+// stops a walk of the value; the change's preview reads its first bytes
+// alone. Both wrote on for ever. (Counted in bytes allocated, not timed.)
+func TestWorkBudgetBoundsTheTextOfSharedValues(t *testing.T) {
+	s := []any{"x"}
+	m := map[string]any{"k": "x"}
+	for range 100 {
+		s = []any{s, s}
+		m = map[string]any{"a": m, "b": m}
+	}
+	var heard []Change
+	o := Options{MaxWork: 1 << 16, OnChange: func(c Change) { heard = append(heard, c) }}
+	params := schemaOf(t, `{"type":"object","properties":{"p":{"type":"string"},"q":{"anyOf":[{"type":"integer"},{"type":"string"}]}}}`).WithOptions(o)
+	for _, v := range []any{s, m} {
+		for name, call := range map[string]func() error{
+			"str":                   func() error { _, err := o.ToDeclared(v, "str"); return err },
+			"Optional[str]":         func() error { _, err := o.ToDeclared(v, "Optional[str]"); return err },
+			"dict[str, str]":        func() error { _, err := o.ToDeclared(map[string]any{"k": v}, "dict[str, str]"); return err },
+			"a string parameter":    func() error { _, err := params.Coerce(map[string]any{"p": v}); return err },
+			"a union with a string": func() error { _, err := params.Coerce(map[string]any{"q": v}); return err },
+		} {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			err := call()
+			runtime.ReadMemStats(&after)
+			if !errors.Is(err, ErrLimit) {
+				t.Errorf("%T as %s: %v, want ErrLimit", v, name, err)
+			}
+			if n := after.TotalAlloc - before.TotalAlloc; n > 64*uint64(o.MaxWork) {
+				t.Errorf("%T as %s: %d bytes allocated for a budget of %d", v, name, n, o.MaxWork)
+			}
+		}
+	}
+	// Within the budget, the text is written and its change previewed.
+	small := []any{"x"}
+	for range 8 {
+		small = []any{small, small}
+	}
+	heard = nil
+	out, err := o.ToDeclared(small, "str")
+	text, _ := json.Marshal(small)
+	if err != nil || out != string(text) || len(heard) != 1 || heard[0].Preview != string(text[:PreviewLen]) {
+		t.Fatalf("got %.60v, %v, %+v; want the text and a change previewing it", out, err, heard)
 	}
 }

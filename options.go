@@ -60,7 +60,8 @@ type Options struct {
 	MaxSize int
 
 	// MaxWork bounds the work of one call, counted in values visited
-	// times the types each is measured against; beyond it the call fails
+	// times the types each is measured against, and in bytes of the JSON
+	// text written for a string parameter; beyond it the call fails
 	// with ErrLimit. The work of a call is linear in the size of its input
 	// times the size of the schema, whatever the input, so this only stops
 	// what no JSON text can ask for: Go values that share their maps and

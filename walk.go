@@ -606,7 +606,6 @@ func (w *textCodec) settle(v any) (any, error) {
 		if l.err == nil {
 			l.text, l.err = w.encode(val, l.depth)
 		}
-		w.spend(len(l.text))
 	}
 	return l.text, l.err
 }
@@ -686,17 +685,30 @@ func (w *walker) settleIn(orig, conv any) *failure {
 }
 
 // encode writes an object or array as compact JSON text for a string.
+// The text costs a unit of work a byte, and the budget left bounds it
+// before it is written: the text of Go values that hold a map or slice
+// more than once is exponentially longer than their memory, and writing
+// it whole would take as long (MaxSize bounds it too, where lower).
 func (w *textCodec) encode(v any, depth int) (string, error) {
 	if err := w.checkGo(v, depth); err != nil {
 		return "", err
 	}
-	text, err := encodeJSON(v, w.maxDepth-depth)
-	if err != nil {
+	bound := max(w.budget-w.work, 1)
+	bySize := w.maxSize > 0 && w.maxSize < bound
+	if bySize {
+		bound = w.maxSize
+	}
+	text, over, err := encodeJSON(v, w.maxDepth-depth, bound)
+	switch {
+	case over && bySize:
+		return "", tooLong(w.maxSize)
+	case over:
+		w.spend(bound + 1) // the call stops, as when any work runs past the budget
+		return "", w.limit
+	case err != nil:
 		return "", err
 	}
-	if w.maxSize > 0 && len(text) > w.maxSize {
-		return "", tooLong(w.maxSize)
-	}
+	w.spend(len(text))
 	return text, nil
 }
 

@@ -48,11 +48,43 @@ func Append(dst []byte, v any, maxDepth int) ([]byte, *Error) {
 // size, however large, and little else is, even on a call that finds the
 // pools empty (BenchmarkEncodeSize, pool=cold).
 func String(v any, maxDepth int) (string, *Error) {
+	return StringWithin(v, maxDepth, 0)
+}
+
+// StringWithin is String for a text of at most maxLen bytes (<= 0: no
+// bound): a longer one is a TooLong error, found before it is written
+// whole, and before it is measured whole. A Go value's text can be
+// exponentially longer than its memory (maps and slices it holds more
+// than once): the bound makes writing it cost at most about maxLen.
+func StringWithin(v any, maxDepth, maxLen int) (string, *Error) {
+	return encodeString(v, maxDepth, maxLen, false)
+}
+
+// Prefix is the beginning of the text of v: all of it where it is at
+// most n bytes long, else its first n bytes at least (written up to a
+// value's end, past n). It costs what writing that much does, however
+// long the whole text is, and fails only where the value does before
+// the text passes n bytes.
+func Prefix(v any, maxDepth, n int) (string, *Error) {
+	return encodeString(v, maxDepth, max(n, 1), true)
+}
+
+func encodeString(v any, maxDepth, maxLen int, prefix bool) (string, *Error) {
 	e := newEncoder(v, maxDepth)
 	e.toString = true
+	if maxLen > 0 {
+		e.maxLen, e.prefix = maxLen, prefix
+		e.limit = min(e.limit, maxLen+1)
+	}
 	defer e.release()
 	if err := e.encode(v); err != nil {
 		return "", err
+	}
+	if e.maxLen > 0 && !e.prefix && (e.over || e.len()+e.out.Len() > e.maxLen) {
+		// Past the bound between the last spill and the end: the closing
+		// brackets, or a string at the top, which value has no frame to
+		// stop in.
+		return "", e.tooLong()
 	}
 	if e.mode == streaming {
 		e.out.Write(e.buf)
@@ -114,6 +146,9 @@ type encoder struct {
 	mode     encMode         // what spill does with buf
 	limit    int             // the length of buf at which spill acts
 	toString bool            // String: the text goes to out, not to dst
+	maxLen   int             // StringWithin's bound, or Prefix's length; 0 for none
+	prefix   bool            // Prefix: past maxLen, the text so far is the answer
+	over     bool            // the text is past maxLen: value stops
 	out      strings.Builder // streaming: the text, allocated at its size
 	dst      []byte          // Append's dst, which direct mode grows
 	lastLong bool            // the previous value was longer than probeSize
@@ -164,6 +199,7 @@ func newEncoder(v any, maxDepth int) *encoder {
 	e.buf = e.first.b[:0]
 	e.badUTF8 = false
 	e.root, e.mode, e.limit = v, probing, probeSize
+	e.maxLen, e.prefix, e.over = 0, false, false
 	return e
 }
 
@@ -250,6 +286,13 @@ func (e *encoder) size(v any, depth int) (n int, ok bool) {
 				return e.sizeFails(base, pairsBase)
 			}
 			n += m
+		}
+		if e.maxLen > 0 && n > e.maxLen {
+			// Past the bound: what matters is that it is, not by how much
+			// (a value holding a map twice at each level would be measured
+			// for ever). sized reads n.
+			e.sizeFails(base, pairsBase)
+			return n, true
 		}
 		for {
 			if len(e.frames) == base {
@@ -366,14 +409,20 @@ func (e *encoder) len() int {
 
 // spill acts, between values, once buf is past limit: see encoder. It is
 // called after every element of every array and object, so the test is
-// kept small enough to inline.
-func (e *encoder) spill() {
+// kept small enough to inline. It reports false once the text is past
+// maxLen (over), where value stops.
+func (e *encoder) spill() bool {
 	if len(e.buf) >= e.limit {
-		e.spillOver()
+		return e.spillOver()
 	}
+	return true
 }
 
-func (e *encoder) spillOver() {
+func (e *encoder) spillOver() bool {
+	if e.maxLen > 0 && (e.over || e.len() > e.maxLen) {
+		e.over = true
+		return false
+	}
 	switch e.mode {
 	case probing:
 		if c, _ := chunkPool.Get().(*chunk); c != nil {
@@ -393,6 +442,7 @@ func (e *encoder) spillOver() {
 		e.out.Write(e.buf)
 		e.buf = e.buf[:0]
 	}
+	return !e.over
 }
 
 // chunk moves buf on to chunks and goes on in c.
@@ -414,6 +464,8 @@ func (e *encoder) chunk(c *chunk) {
 func (e *encoder) sized() {
 	n, ok := e.size(e.root, 0)
 	switch {
+	case e.maxLen > 0 && n > e.maxLen:
+		e.over = true // size stopped there
 	case !ok:
 		e.chunk(newChunk())
 	case e.toString:
@@ -455,6 +507,7 @@ func (e *encoder) release() {
 	e.buf, e.root, e.dst = nil, nil, nil
 	e.out = strings.Builder{}
 	e.toString = false
+	e.maxLen, e.prefix, e.over = 0, false, false
 	// Let an unusually large value's scratch go; the frames of a value
 	// nested as deep as DefaultMaxDepth are kept, or each such value would
 	// grow them again, and deep ones would cost more per level.
@@ -538,7 +591,9 @@ func (e *encoder) value(v any, depth int) *Error {
 			if len(e.frames) == base {
 				return nil
 			}
-			e.spill()
+			if !e.spill() {
+				return e.unwind(base, e.tooLong())
+			}
 			f := &e.frames[len(e.frames)-1]
 			if f.a != nil {
 				if f.next < len(f.a) {
@@ -661,6 +716,15 @@ func (e *encoder) float(f float64, bits int) *Error {
 	return nil
 }
 
+// tooLong is value's error once the text is past maxLen: none for
+// Prefix, whose text so far is the answer.
+func (e *encoder) tooLong() *Error {
+	if e.prefix {
+		return nil
+	}
+	return &Error{Kind: TooLong, Msg: "the text is longer than " + strconv.Itoa(e.maxLen) + " bytes"}
+}
+
 func (e *encoder) tooDeep() *Error {
 	return &Error{Kind: Depth, Msg: "nesting deeper than " + strconv.Itoa(e.maxDepth) + " (a cycle?)"}
 }
@@ -764,7 +828,8 @@ func (e *encoder) string(s string) {
 		// Back off to where a character starts; past utf8.UTFMax bytes
 		// there is none to split (the bytes are not UTF-8, and each is
 		// replaced alone wherever the cut falls).
-		n := min(len(s), e.limit)
+		// (A limit Prefix lowered still leaves a piece room to find one.)
+		n := min(len(s), max(e.limit, 2*utf8.UTFMax))
 		for k := n; k > n-utf8.UTFMax && k < len(s); k-- {
 			if utf8.RuneStart(s[k]) {
 				n = k
@@ -775,7 +840,9 @@ func (e *encoder) string(s string) {
 		e.buf, ok = appendStringContent(e.buf, s[:n])
 		e.badUTF8 = e.badUTF8 || !ok
 		s = s[n:]
-		e.spill()
+		if !e.spill() {
+			return // value stops at the next spill
+		}
 	}
 	e.buf = append(e.buf, '"')
 }

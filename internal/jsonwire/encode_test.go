@@ -50,6 +50,55 @@ func encCheck(t *testing.T, v any) {
 		t.Fatalf("Append(prefix, %#v) = %s, %v", v, got, err)
 	}
 	encCheckSize(t, v, len(want))
+	encCheckBounded(t, v, string(want))
+}
+
+// encCheckBounded checks StringWithin and Prefix against want, the text
+// of v: the text where it is within the bound, TooLong where it is not,
+// and a prefix of it of at least n bytes (all of it, if shorter).
+func encCheckBounded(t *testing.T, v any, want string) {
+	t.Helper()
+	if got, err := StringWithin(v, 0, len(want)); err != nil || got != want {
+		t.Fatalf("StringWithin(%.200v, %d) = %.200s, %v; want the text", v, len(want), got, err)
+	}
+	if len(want) > 1 {
+		if got, err := StringWithin(v, 0, len(want)-1); err == nil || err.Kind != TooLong {
+			t.Fatalf("StringWithin(%.200v, %d) = %.200s, %v; want TooLong", v, len(want)-1, got, err)
+		}
+	}
+	for _, n := range []int{1, 7, 40, 3000, len(want)} {
+		got, err := Prefix(v, 0, n)
+		if err != nil || !strings.HasPrefix(want, got) || len(got) < min(n, len(want)) {
+			t.Fatalf("Prefix(%.200v, %d) = %.200s, %v; want at least %d bytes of %.200s", v, n, got, err, min(n, len(want)), want)
+		}
+	}
+}
+
+// A value that holds a slice or map twice at each level has a text
+// exponentially longer than its memory: StringWithin refuses it, and
+// Prefix shows its beginning, each at the cost of their bound, where
+// measuring or writing it whole would not end.
+func TestEncodeBoundedSharedValues(t *testing.T) {
+	s := []any{"x"}
+	m := map[string]any{"k": "x"}
+	long := strings.Repeat("y", 1<<20)
+	strs := make([]any, 1000)
+	for i := range strs {
+		strs[i] = long // a gigabyte of text, a megabyte of memory
+	}
+	for range 200 {
+		s = []any{s, s}
+		m = map[string]any{"a": m, "b": m}
+	}
+	for name, v := range map[string]any{"slices": s, "maps": m, "strings": strs, "in a map": map[string]any{"s": strs}} {
+		if got, err := StringWithin(v, 0, 1<<20); err == nil || err.Kind != TooLong {
+			t.Errorf("%s: StringWithin = %.40s, %v; want TooLong", name, got, err)
+		}
+		got, err := Prefix(v, 0, 40)
+		if err != nil || len(got) < 40 {
+			t.Errorf("%s: Prefix = %q, %v", name, got, err)
+		}
+	}
 }
 
 // encCheckSize checks that the size the encoder computes in advance, where

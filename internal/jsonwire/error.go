@@ -29,6 +29,9 @@ const (
 	// number, a literal, an array or an object, or before any value. A
 	// caller that knows the text told a value began calls it cut off.
 	Truncated
+	// TooLong: when writing, a text longer than the bound the caller set
+	// (StringWithin).
+	TooLong
 )
 
 // Error is the error of every function of this package. Functions return
