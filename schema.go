@@ -280,17 +280,19 @@ func (s *Schema) coerceMore(pf *fitter, args map[string]any) (_ map[string]any, 
 			// said so).
 			edits, editList = s.opts.mapEdits(s.params, args)
 		}
-		if e, ok := edits[k]; ok {
-			checked = false
-			if !copied {
-				out, copied = maps.Clone(args), true // the caller's map stays as it was
+		if edits != nil { // most calls have none, and a nil map's lookup is a call
+			if e, ok := edits[k]; ok {
+				checked = false
+				if !copied {
+					out, copied = maps.Clone(args), true // the caller's map stays as it was
+				}
+				delete(out, k)
+				if e.to == "" {
+					continue
+				}
+				k, ft = e.to, s.params.field(e.to)
+				out[k] = v
 			}
-			delete(out, k)
-			if e.to == "" {
-				continue
-			}
-			k, ft = e.to, s.params.field(e.to)
-			out[k] = v
 		}
 		if ft.isAny() && ft.Enum() == nil || f.fitQuick(v, ft, 1) {
 			checked = checked && (!s.params.closed || s.params.known(k))
