@@ -241,8 +241,16 @@ func renaming(params *Type, e keyEdit, found Kind) Change {
 // that is not required, and does not take it, is removed. keyEdits
 // decides; this only says when to ask it.
 func editsKey[S ~string | ~[]byte](o *Options, params, ft *Type, key S, a absence) bool {
+	if a == given && ft != params.rest {
+		return false // the common case, answered inline: a value given under a claimed name
+	}
+	return editsKeyRest(o, params, ft, key, a)
+}
+
+// editsKeyRest is editsKey past its common case.
+func editsKeyRest[S ~string | ~[]byte](o *Options, params, ft *Type, key S, a absence) bool {
 	if a == given {
-		return ft == params.rest && o.renames(params) && renamesTo(params, key) != ""
+		return o.renames(params) && renamesTo(params, key) != ""
 	}
 	if pt, declared := params.prop(string(key)); declared {
 		return o.dropsAbsent(params, string(key), pt, a)
