@@ -464,8 +464,10 @@ func (e *encoder) chunk(c *chunk) {
 func (e *encoder) sized() {
 	n, ok := e.size(e.root, 0)
 	switch {
-	case e.maxLen > 0 && n > e.maxLen:
+	case e.maxLen > 0 && n > e.maxLen && !e.prefix:
 		e.over = true // size stopped there
+	case e.maxLen > 0 && n > e.maxLen:
+		e.chunk(newChunk()) // Prefix: on to maxLen, which spillOver finds
 	case !ok:
 		e.chunk(newChunk())
 	case e.toString:

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -497,6 +498,25 @@ func TestEncodeColdAllocation(t *testing.T) {
 		}
 		if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(len(text))*12/10; got > limit {
 			t.Errorf("String of a %d-byte text, pools empty: %d bytes allocated, want at most %d (1.2x)", len(text), got, limit)
+		}
+	}
+}
+
+// A Prefix longer than the encoder's first buffer, with no chunk in the
+// pool (a first call, or one after the GC emptied it; under -race, any
+// call): the encoder measures the text, finds it longer than the prefix,
+// and must write on to it, where it stopped at the first buffer's end.
+func TestEncodePrefixWithEmptyPools(t *testing.T) {
+	v, err := Decode(decDoc10KB(), false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, _ := String(v, 0)
+	for _, n := range []int{probeSize + 1, 3000, 2 * chunkSize} {
+		chunkPool = sync.Pool{}
+		got, err := Prefix(v, 0, n)
+		if err != nil || len(got) < min(n, len(full)) || full[:len(got)] != got {
+			t.Errorf("Prefix(%d) = %d bytes, %v; want at least %d of the text", n, len(got), err, min(n, len(full)))
 		}
 	}
 }
