@@ -51,7 +51,8 @@ func (o Options) ToType(value any, t *Type) (any, error) {
 		countWork(f.work)
 		return value, nil
 	}
-	w := newWalker(o, f.work)
+	var w walker
+	w.start(&o, f.work)
 	defer w.release()
 	return w.finish(value, t, w.one(value, t, 0, false))
 }

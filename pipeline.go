@@ -103,7 +103,8 @@ func coerceText(o *Options, data []byte, t *Type, args bool, passed *bool) (out 
 		}
 	}
 	var edits []Change // the changes of the edits of the parameters, reported first
-	tw := textWalk{walker: newWalker(*o, f.work)}
+	var tw textWalk
+	tw.start(o, f.work)
 	if f.keyEdits {
 		tw.edits, edits = o.textEdits(t, data, start)
 	}

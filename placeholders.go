@@ -100,17 +100,15 @@ func sealPlaceholders(t *Type) {
 		return // the rule acts on no Go struct's fields
 	}
 	ix := t.index
-	for i, p := range ix.list {
+	for i := range ix.list {
+		p := &ix.list[i]
 		if slices.Contains(t.required, p.name) {
 			continue
 		}
 		for _, a := range []absence{isEmptyS, isEmptyO, isEmptyA} {
 			ph := a.placeholder()
 			if a.standsFor(p.t) && p.t.Conforms(ph) && findings(&Options{}, p.t, ph, 1, 0) != nil {
-				if ix.placeholders == nil {
-					ix.placeholders = make([]absences, len(ix.list))
-				}
-				ix.placeholders[i] |= 1 << a
+				p.ph |= 1 << a
 			}
 		}
 	}

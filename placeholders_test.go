@@ -114,9 +114,8 @@ func TestNoPlaceholderIsAQuickScalar(t *testing.T) {
 		if s.params == nil || s.params.index == nil {
 			continue
 		}
-		ix := s.params.index
-		for i, p := range ix.list {
-			if ix.placeholders == nil || !isEmptyS.in(ix.placeholders[i]) {
+		for _, p := range s.params.index.list {
+			if !isEmptyS.in(p.ph) {
 				continue
 			}
 			seen++

@@ -229,19 +229,31 @@ func (s *Schema) coerce(args map[string]any, check bool) (_ map[string]any, chec
 	}
 	f := newFitter(&s.opts)
 	f.check = check
-	if s.params.propsFirst(len(args)) && s.fitParams(&f, args) {
-		countWork(f.work) // without iterating args, which costs as much again
-		return args, check, nil
+	var from paramsFit
+	if s.params.propsFirst(len(args)) {
+		if from = s.fitParams(&f, args); from.all {
+			countWork(f.work) // without iterating args, which costs as much again
+			return args, check, nil
+		}
 	}
-	return s.coerceMore(&f, args)
+	return s.coerceMore(&f, args, from)
+}
+
+// A paramsFit is how far fitParams got: every parameter fits as sent
+// (all), or those before the index's next do, found of them given, with
+// nothing for the rules of names and nulls to do. byProps says that it
+// ran: the schema's properties are not many more than the keys sent.
+type paramsFit struct {
+	byProps     bool
+	all         bool
+	next, found int
 }
 
 // coerceMore is Coerce of arguments that fitParams did not pass (f is
-// the fitter it ran, its work counted), without Options.Check. checked
-// says that f, in check mode, passed every parameter as sent: the call
-// conforms, and Check has nothing to find.
-func (s *Schema) coerceMore(pf *fitter, args map[string]any) (_ map[string]any, checked bool, _ error) {
-	f := *pf
+// the fitter it ran, its work counted, and from how far it got), without
+// Options.Check. checked says that f, in check mode, passed every
+// parameter as sent: the call conforms, and Check has nothing to find.
+func (s *Schema) coerceMore(pf *fitter, args map[string]any, from paramsFit) (map[string]any, bool, error) {
 	if len(args) == 1 {
 		for k, v := range args {
 			if mayUnwrap(&s.opts, s.params, k) {
@@ -251,139 +263,200 @@ func (s *Schema) coerceMore(pf *fitter, args map[string]any) (_ map[string]any, 
 			}
 		}
 	}
-	// One pass: each parameter is fitted, and walked if it does not fit;
-	// the walker is made for the first that does not.
-	var w walker
-	walking := false
-	spent := 0       // the fitter's work when w was made
-	done := func() { // the work of both, counted once
-		if walking {
-			w.work += f.work - spent
-			w.release()
-		} else {
-			countWork(f.work)
+	c := argsCall{s: s, f: *pf, args: args, out: args, checked: pf.check}
+	defer c.done()
+	if !from.byProps {
+		for k, v := range args {
+			if !c.param(k, v, s.params.field(k)) {
+				return args, false, c.stop
+			}
+		}
+		return c.end()
+	}
+	// Where fitParams ran, the parameters it passed are left as they are,
+	// and the others looked up by the index's list, as it looks them up:
+	// a lookup in args costs less than iterating args and finding each
+	// key in the index. Keys that no property names (to rename, or the
+	// rest's) are met by iterating args, only where there are such keys.
+	list, found := s.params.index.list, from.found
+	for i := from.next; i < len(list); i++ {
+		p := &list[i]
+		if v, ok := args[p.name]; ok {
+			found++
+			if !c.param(p.name, v, p.t) {
+				return args, false, c.stop
+			}
 		}
 	}
-	defer done()
-	out, copied := args, false
-	var fail *failure
-	var chg *changes
-	var edits map[string]keyEdit // the rules of names and nulls, once a key may need them
-	var editList []keyEdit
-	checked = f.check
-	for k, v := range args {
-		ft := s.params.field(k)
-		if edits == nil && editsKey(&s.opts, s.params, ft, k, absenceOf(v)) {
-			// A parameter to rename or a null to remove: the edits of all
-			// the keys are decided at once (keyEdits), and each made as the
-			// loop meets its key (the keys met before need none: editsKey
-			// said so).
-			edits, editList = s.opts.mapEdits(s.params, args)
-		}
-		if edits != nil { // most calls have none, and a nil map's lookup is a call
-			if e, ok := edits[k]; ok {
-				checked = false
-				if !copied {
-					out, copied = maps.Clone(args), true // the caller's map stays as it was
-				}
-				delete(out, k)
-				if e.to == "" {
-					continue
-				}
-				k, ft = e.to, s.params.field(e.to)
-				out[k] = v
+	if found < len(args) {
+		for k, v := range args {
+			if _, declared := s.params.prop(k); !declared && !c.param(k, v, s.params.rest) {
+				return args, false, c.stop
 			}
-		}
-		if ft.isAny() && ft.Enum() == nil || f.fitQuick(v, ft, 1) {
-			checked = checked && (!s.params.closed || s.params.known(k))
-			continue
-		}
-		checked = false
-		if c, ok := quickScalar(&s.opts, v, ft); ok {
-			f.work += walkCost
-			if !copied {
-				out, copied = maps.Clone(args), true // the caller's map stays as it was
-			}
-			out[k] = c.out
-			if s.opts.OnChange != nil {
-				chg = chg.at(child{key: k, index: -1}, &changes{own: []Change{newChange(v, c.t, c.rule)}})
-			}
-			continue
-		}
-		if !walking {
-			w, walking, spent = newWalker(s.opts, f.work), true, f.work
-		}
-		r := w.one(v, ft, 1, false)
-		w.settleResult(&r, v, ft)
-		if w.limit != nil {
-			// Where the budget runs out depends on the order Go iterates
-			// args in: its error is the call's, not a parameter's.
-			e := w.limitError(ft, v, args)
-			if w.stopAll {
-				return args, false, &e
-			}
-			r = result{state: failed, fail: leafFailure(e)}
-		}
-		at := child{key: k, index: -1}
-		switch r.state {
-		case failed:
-			fail = w.failAt(fail, at, &r)
-		case converted:
-			if !copied {
-				out, copied = maps.Clone(args), true // the caller's map stays as it was
-			}
-			out[k] = r.out
-			chg = chg.at(at, r.chg)
 		}
 	}
-	s.reportEdits(editList, args)
-	if !walking {
-		if chg != nil { // quickScalar's, for a listener
-			chg.report(s.opts.OnChange, "")
-		}
-		if checked {
-			checked = f.keysPass(args, s.params, len(args))
-		}
-		return out, checked, nil // nothing failed
+	return c.end()
+}
+
+// An argsCall is Coerce of a map of arguments past fitParams, one
+// parameter at a time (param), in any order: each is fitted, and walked
+// if it does not fit, the walker made for the first that does not.
+// Nothing it finds depends on the order: changes and failures are
+// reported in path order, the edits of names and nulls decided for all
+// the keys at once.
+type argsCall struct {
+	s         *Schema
+	f         fitter
+	args, out map[string]any // out is args until a parameter changes; then a copy
+	copied    bool
+	w         walker
+	walking   bool
+	spent     int // the fitter's work when w was made
+	fail      *failure
+	chg       *changes
+	edits     map[string]keyEdit // the rules of names and nulls, once a key may need them
+	editList  []keyEdit
+	checked   bool   // f, in check mode, passed every parameter as sent
+	stop      *Error // the work budget's error, which is the call's
+}
+
+// done counts the work of the fitter and the walker, once.
+func (c *argsCall) done() {
+	if c.walking {
+		c.w.work += c.f.work - c.spent
+		c.w.release()
+	} else {
+		countWork(c.f.work)
 	}
-	chg.report(w.o.OnChange, "")
-	if fail != nil {
-		return out, false, render(fail, "")
+}
+
+// copy makes out a copy of args, once: the caller's map stays as it was.
+func (c *argsCall) copy() {
+	if !c.copied {
+		c.out, c.copied = maps.Clone(c.args), true
 	}
-	return out, false, nil
+}
+
+// param coerces parameter k, of value v and declared type ft, into out.
+// It reports false where the work budget stopped the call (c.stop).
+func (c *argsCall) param(k string, v any, ft *Type) bool {
+	s := c.s
+	if c.edits == nil && editsKey(&s.opts, s.params, ft, k, absenceOf(v)) {
+		// A parameter to rename or a null to remove: the edits of all the
+		// keys are decided at once (keyEdits), and each made as its key
+		// is met (the keys met before need none: editsKey said so).
+		c.edits, c.editList = s.opts.mapEdits(s.params, c.args)
+	}
+	if c.edits != nil { // most calls have none, and a nil map's lookup is a call
+		if e, ok := c.edits[k]; ok {
+			c.checked = false
+			c.copy()
+			delete(c.out, k)
+			if e.to == "" {
+				return true
+			}
+			k, ft = e.to, s.params.field(e.to)
+			c.out[k] = v
+		}
+	}
+	if ft.isAny() && ft.Enum() == nil || c.f.fitQuick(v, ft, 1) {
+		c.checked = c.checked && (!s.params.closed || s.params.known(k))
+		return true
+	}
+	c.checked = false
+	if q, ok := quickScalar(&s.opts, v, ft); ok {
+		c.f.work += walkCost
+		c.copy()
+		c.out[k] = q.out
+		if s.opts.OnChange != nil {
+			c.chg = c.chg.at(child{key: k, index: -1}, &changes{own: []Change{newChange(v, q.t, q.rule)}})
+		}
+		return true
+	}
+	if !c.walking {
+		c.w.start(&s.opts, c.f.work)
+		c.walking, c.spent = true, c.f.work
+	}
+	w := &c.w
+	r := w.one(v, ft, 1, false)
+	w.settleResult(&r, v, ft)
+	if w.limit != nil {
+		// Where the budget runs out depends on the order the parameters
+		// are met in: its error is the call's, not a parameter's.
+		e := w.limitError(ft, v, c.args)
+		if w.stopAll {
+			c.stop = &e
+			return false
+		}
+		r = result{state: failed, fail: leafFailure(e)}
+	}
+	at := child{key: k, index: -1}
+	switch r.state {
+	case failed:
+		c.fail = w.failAt(c.fail, at, &r)
+	case converted:
+		c.copy()
+		c.out[k] = r.out
+		c.chg = c.chg.at(at, r.chg)
+	}
+	return true
+}
+
+// end is the call's answer once every parameter is met.
+func (c *argsCall) end() (map[string]any, bool, error) {
+	s := c.s
+	s.reportEdits(c.editList, c.args)
+	if !c.walking {
+		if c.chg != nil { // quickScalar's, for a listener
+			c.chg.report(s.opts.OnChange, "")
+		}
+		if c.checked {
+			c.checked = c.f.keysPass(c.args, s.params, len(c.args))
+		}
+		return c.out, c.checked, nil // nothing failed
+	}
+	c.chg.report(c.w.o.OnChange, "")
+	if c.fail != nil {
+		return c.out, false, render(c.fail, "")
+	}
+	return c.out, false, nil
 }
 
 // fitParams is fitProps for the parameters, which also tells where the
 // rules of names and nulls would act: a key that is no property (counted),
-// or null for a parameter that does not take it.
-func (s *Schema) fitParams(f *fitter, args map[string]any) bool {
+// or null for a parameter that does not take it. Where a parameter does
+// not fit, it stops there, and says how far it got (paramsFit).
+func (s *Schema) fitParams(f *fitter, args map[string]any) paramsFit {
 	t := s.params
 	found := 0
-	ph := t.index.placeholders
 	for i := range t.index.list {
 		p := &t.index.list[i]
 		v, ok := args[p.name]
 		if !ok {
 			continue
 		}
-		found++
 		if quickKind(v)&p.t.quickAccepts() != 0 {
 			// fitQuick's common case, taken first: no placeholder is such
 			// a scalar (a type that has one, with an enum, takes none
 			// quickly), and a conforming call is mostly these.
 			f.work++
+			found++
 			continue
 		}
-		if v == nil && s.opts.dropsNull(t, p.name, p.t) || !f.fitQuick(v, p.t, 1) {
-			return false
+		// fitQuick past its common case, which fit answers as it does
+		if v == nil && s.opts.dropsNull(t, p.name, p.t) || !f.fit(v, p.t, 1) {
+			return paramsFit{byProps: true, next: i, found: found}
 		}
-		if ph != nil && ph[i] != 0 {
-			if a := absenceOf(v); a.in(ph[i]) && s.opts.dropsAbsent(t, p.name, p.t, a) {
-				return false // a placeholder that fits, but that Check would refuse
+		if p.ph != 0 {
+			if a := absenceOf(v); a.in(p.ph) && s.opts.dropsAbsent(t, p.name, p.t, a) {
+				// a placeholder that fits, but that Check would refuse
+				return paramsFit{byProps: true, next: i, found: found}
 			}
 		}
+		found++
 	}
-	return (found == len(args) || !s.opts.renames(t)) && (!f.check || f.keysPass(args, t, found))
+	all := (found == len(args) || !s.opts.renames(t)) && (!f.check || f.keysPass(args, t, found))
+	return paramsFit{byProps: true, all: all, next: len(t.index.list), found: found}
 }
 
 // reportEdits delivers the changes of the edits the rules of names and

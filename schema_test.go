@@ -1592,3 +1592,90 @@ func TestCoerceJSONRepairsNearJSONArguments(t *testing.T) {
 		}
 	}
 }
+
+// Coerce meets the parameters of a map in one of two orders: by the
+// schema's properties, from the first that fitParams did not pass, then
+// any keys that no property names; or, where few of many properties are
+// sent, by the map's keys. Each case takes a branch of that (the first
+// parameter, the last, a key to rename, one the schema does not know, a
+// null or placeholder to remove, few keys of many), and gets one answer
+// from every entry point, with and without Check.
+func TestCoerceByPropertiesOrByKeys(t *testing.T) {
+	props := `"properties":{
+		"alpha":{"type":"integer"},
+		"beta":{"type":"string","enum":["asc","desc"]},
+		"gamma":{"type":"object","properties":{"k":{"type":"integer"}},"required":["k"]},
+		"delta":{"anyOf":[{"type":"string"},{"type":"null"}]},
+		"epsilon":{"type":"array","items":{"type":"integer"}},
+		"zeta":{"type":"string"}
+	},"required":["alpha"]`
+	open := `{"type":"object",` + props + `}`
+	closed := `{"type":"object",` + props + `,"additionalProperties":false}`
+	for _, c := range []struct{ name, schema, args, want, wantErr string }{
+		{"conforms", open,
+			`{"alpha":5,"beta":"asc","gamma":{"k":1},"delta":"x","epsilon":[1],"zeta":"z"}`,
+			`{"alpha":5,"beta":"asc","delta":"x","epsilon":[1],"gamma":{"k":1},"zeta":"z"}`, ""},
+		{"the first property", open,
+			`{"alpha":"5","beta":"asc","gamma":{"k":1},"delta":"x","epsilon":[1],"zeta":"z"}`,
+			`{"alpha":5,"beta":"asc","delta":"x","epsilon":[1],"gamma":{"k":1},"zeta":"z"}`, ""},
+		{"the last property", open,
+			`{"alpha":5,"beta":"asc","gamma":{"k":1},"delta":"x","epsilon":[1],"zeta":5}`,
+			`{"alpha":5,"beta":"asc","delta":"x","epsilon":[1],"gamma":{"k":1},"zeta":"5"}`, ""},
+		{"a key no property names", open,
+			`{"alpha":5,"beta":"asc","gamma":{"k":1},"delta":"x","epsilon":"[1]","zeta":"z","other":"7"}`,
+			`{"alpha":5,"beta":"asc","delta":"x","epsilon":[1],"gamma":{"k":1},"other":"7","zeta":"z"}`, ""},
+		{"a key to rename", open,
+			`{"Alpha":"5","beta":"asc","gamma":{"k":1},"delta":"x","epsilon":[1],"zeta":"z"}`,
+			`{"alpha":5,"beta":"asc","delta":"x","epsilon":[1],"gamma":{"k":1},"zeta":"z"}`, ""},
+		{"a null to remove", open,
+			`{"alpha":5,"beta":"ASC","gamma":{"k":"1"},"delta":null,"epsilon":[1],"zeta":null}`,
+			`{"alpha":5,"beta":"asc","delta":null,"epsilon":[1],"gamma":{"k":1}}`, ""},
+		{"placeholders to remove", open,
+			`{"alpha":5,"beta":"","gamma":{},"delta":"x","epsilon":["1"],"zeta":"z"}`,
+			`{"alpha":5,"delta":"x","epsilon":[1],"zeta":"z"}`, ""},
+		{"few keys of many", open, `{"alpha":"x","zeta":3}`,
+			`{"alpha":"x","zeta":"3"}`, "/alpha"},
+		{"an unknown key, closed", closed,
+			`{"alpha":5,"beta":"asc","gamma":{"k":"1"},"delta":"x","epsilon":[1],"zeta":"z","other":1}`,
+			`{"alpha":5,"beta":"asc","delta":"x","epsilon":[1],"gamma":{"k":1},"other":1,"zeta":"z"}`, ""},
+		{"an enum value that cannot be fixed", open,
+			`{"alpha":5,"beta":"up","gamma":{"k":"1"},"delta":"x","epsilon":[1],"zeta":"z"}`,
+			`{"alpha":5,"beta":"up","delta":"x","epsilon":[1],"gamma":{"k":1},"zeta":"z"}`, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := mustSchema(t, Options{}, c.schema)
+			var args map[string]any
+			if err := json.Unmarshal([]byte(c.args), &args); err != nil {
+				t.Fatal(err)
+			}
+			var sent map[string]any
+			json.Unmarshal([]byte(c.args), &sent)
+			out, err := s.Coerce(args)
+			var at []string
+			for _, e := range errorLeaves(err) {
+				at = append(at, e.Path)
+			}
+			if got := asJSON(out); got != c.want || strings.Join(at, " ") != c.wantErr {
+				t.Errorf("Coerce(%s)\n = %s, %v\nwant %s, error at %q", c.args, got, err, c.want, c.wantErr)
+			}
+			if !reflect.DeepEqual(args, sent) {
+				t.Errorf("Coerce changed its argument: %s", asJSON(args))
+			}
+			if d := oneAnswer(s, []byte(c.args)); d != "" {
+				t.Error(d)
+			}
+		})
+	}
+	// The work budget stops the call at a key met after the properties:
+	// the call fails, and args come back as sent.
+	s := mustSchema(t, Options{MaxWork: 64}, open)
+	items := strings.Repeat(`"1",`, 200) + `"1"`
+	args := `{"alpha":"5","beta":"asc","gamma":{"k":1},"delta":"x","zeta":"z","Epsilon":[` + items + `]}`
+	var m map[string]any
+	if err := json.Unmarshal([]byte(args), &m); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := s.Coerce(m); !errors.Is(err, ErrLimit) || asJSON(out) != asJSON(m) {
+		t.Errorf("Coerce past the budget = %.80s, %v; want the arguments as sent, ErrLimit", asJSON(out), err)
+	}
+}

@@ -146,16 +146,7 @@ func (t *Type) Property(name string) *Type {
 type propIndex struct {
 	mask  uint64
 	slots []propSlot
-	list  []propSlot // the properties, by name
-
-	// placeholders, beside list (nil where all are 0): the placeholders
-	// ("", {}, []) of each property that the rule of placeholders may
-	// remove although they fit its type as they are (an enum without "",
-	// an object with required names): those that can stand for a value
-	// of the type and that Check refuses, for a property that is not
-	// required (sealPlaceholders). A value that fits and is none of them
-	// is never removed, so the fast paths look no further.
-	placeholders []absences
+	list  []propSlot // the properties, by name, with their placeholders
 
 	// The properties whose names are at most eight plain bytes (printable
 	// ASCII but '"' and '\\'), by their bytes read as one word, as
@@ -318,6 +309,16 @@ type propSlot struct {
 	hash uint64
 	name string
 	t    *Type // nil: an empty slot
+
+	// ph, in list, are the placeholders ("", {}, []) that the rule of
+	// placeholders may remove from the property although they fit its
+	// type as they are (an enum without "", an object with required
+	// names): those that can stand for a value of the type and that Check
+	// refuses, for a property that is not required (sealPlaceholders). A
+	// value that fits and is none of them is never removed, so the fast
+	// paths look no further. It sits beside the name and type that
+	// fitParams reads, so that it costs a conforming call no other load.
+	ph absences
 }
 
 // seal derives, once a type is complete, what fitting uses and cannot be

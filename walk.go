@@ -77,10 +77,14 @@ type scratch struct {
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
-// newWalker returns a walker for a call whose fitter has already done
-// spent units of work: both share one budget.
-func newWalker(o Options, spent int) walker {
-	return walker{o: o, textCodec: newCodec(&o, spent), nulls: nullRule{on: o.dropsNulls(), results: o.results}}
+// start readies the zero walker w for a call with options o whose fitter
+// has already done spent units of work: both share one budget. It writes
+// w in place: a walker is large, and returning one by value costs a
+// call that needs it a copy.
+func (w *walker) start(o *Options, spent int) {
+	w.o = *o
+	w.textCodec = newCodec(o, spent)
+	w.nulls = nullRule{on: o.dropsNulls(), results: o.results}
 }
 
 // newCodec is the textCodec of a call with options o, which has spent
