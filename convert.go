@@ -452,9 +452,10 @@ func textKind(sh shape, t *Type) conversion {
 
 // wrapsText reports whether a string that is no JSON text (text, trimmed)
 // is wrapped into an array for t: broken JSON text ("[1") is reported,
-// not wrapped as ["[1"].
-func (w *walker) wrapsText(t *Type, text string) bool {
-	return w.o.WrapScalars && t.kind == typeArray && (text == "" || text[0] != '[' && text[0] != '{')
+// not wrapped as ["[1"]. It is the options', not the walker's: it reads
+// nothing else.
+func (o *Options) wrapsText(t *Type, text string) bool {
+	return o.WrapScalars && t.kind == typeArray && (text == "" || text[0] != '[' && text[0] != '{')
 }
 
 // reparsed is the result for type t of v, whose other form (its JSON
@@ -513,7 +514,7 @@ func (w *walker) fromText(v any, s string, es []*Type, idx []int, rb, depth int)
 	tb := len(w.types)
 	for _, j := range idx {
 		switch t := es[j]; {
-		case sh == shapeNone && w.wrapsText(t, text):
+		case sh == shapeNone && w.o.wrapsText(t, text):
 			w.res[rb+j] = w.wrap(v, t, depth)
 		case sh == shapeNone:
 			w.res[rb+j] = w.result(v, t, why)
@@ -547,7 +548,7 @@ func (w *walker) fromText(v any, s string, es []*Type, idx []int, rb, depth int)
 func (w *walker) textOne(v any, s string, t *Type, depth int) result {
 	sh, text, rule, fixes, why := jsonText(&w.o, s)
 	switch {
-	case sh == shapeNone && w.wrapsText(t, text):
+	case sh == shapeNone && w.o.wrapsText(t, text):
 		return w.wrap(v, t, depth)
 	case sh == shapeNone:
 		return w.result(v, t, why)
