@@ -27,6 +27,10 @@ type fitter struct {
 	// envelope says that the argument object is one member, an envelope
 	// the rule of envelopes may remove (envelopes.go).
 	envelope bool
+	// misfit is where fitArgs found the first member that does not fit:
+	// the opening quote of its key (0: none). The members before it fit
+	// as they are, so the walk over the text begins there (rawArgs).
+	misfit int
 
 	// nulls is where the fitter stands toward the rule of nulls below
 	// the parameters (nulls.go): off counts the unions it is inside.

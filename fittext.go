@@ -99,7 +99,9 @@ func (f *fitter) fitArgs(data []byte, i int, params *Type) (end int, fits bool, 
 			if i, ok, err = f.fitRaw(data, i, ft, 1); err != nil {
 				break
 			}
-			fits = fits && ok
+			if !ok && fits {
+				fits, f.misfit = false, keyStart-1 // the key's opening quote
+			}
 		}
 		if i < len(data) && data[i] == ',' { // the usual comma, without a call
 			i = jsonwire.Space(data, i+1)

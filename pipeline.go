@@ -118,6 +118,12 @@ func coerceText(o *Options, data []byte, t *Type, args bool, passed *bool) (out 
 		w.o.OnChange = heard.add
 	}
 	if object {
+		if !f.keyEdits {
+			// The members before the first that does not fit are left as
+			// they are, read once: the walk begins at that one. (Edits
+			// are made by the member's index, counted from the first.)
+			tw.from = f.misfit
+		}
 		out, err = tw.rawArgs(data, start, end, t)
 	} else {
 		out, err = tw.rawValue(data, start, end, t)

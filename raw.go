@@ -70,6 +70,9 @@ type textWalk struct {
 	// and nulls make (textEdits), which rawMembers makes as it meets them.
 	edits              *argEdits
 	dataStart, dataEnd int // the arguments' object in data, for the pre-pass
+	// from is where rawArgs begins, if not at the first member: the key of
+	// the first member that the fitter found not to fit (fitter.misfit).
+	from int
 
 	// The output (see rawArgs and splice).
 	data []byte
@@ -91,6 +94,11 @@ type textWalk struct {
 // marks one the walk has evaluated already, the walk starts again with the
 // pre-pass done, from the state it began in, so the answer is the one a
 // walk knowing every repeated key from the start gives.
+//
+// The walk begins at the first member that does not fit (from), where
+// the fitter found one: the members before it fit as they are, and are
+// copied as they are, which is also what a key given again later makes
+// of them (the walk never evaluated them, so nothing must be undone).
 func (w *textWalk) rawArgs(args []byte, start, end int, params *Type) ([]byte, error) {
 	w.ensure()
 	w.data, w.dataStart, w.dataEnd = args, start, end
@@ -118,6 +126,9 @@ func (w *textWalk) rawMembers(args []byte, start int, params *Type) (out []byte,
 	var seen uint64 // the parameters' keys met, by a hash of their length and ends
 	prev := -1      // where the member before ends, once the walk has kept one
 	i, more, _ := jsonwire.Open(args, start, 0, w.maxDepth)
+	if w.from > i {
+		i = w.from // with no edits to make: j and prev are theirs alone
+	}
 	for j := 0; more; j++ {
 		keyQuote := i
 		keyStart, keyEnd, escaped, lo, _ := jsonwire.Key(args, i)

@@ -1489,6 +1489,15 @@ func TestCoerceJSONRepeatedKeys(t *testing.T) {
 		{name: "with escapes", args: `{"n":"5","\u006e":"1"}`, want: `{"n":"5","\u006e":1}`},
 		{name: "escapes, no repeat", args: `{"n":"5","\u006d":"1"}`, want: `{"n":5,"\u006d":1}`},
 		{name: "no repeat", args: `{"n":"5","m":"2"}`, want: `{"n":5,"m":2}`},
+		// The walk begins at the first member that does not fit: the
+		// members before it, a parameter given again later among them,
+		// are copied as they are.
+		{name: "parameter again, the first fits", args: `{"n":5,"m":2,"n":"1"}`, want: `{"n":5,"m":2,"n":1}`},
+		{name: "parameter again, both after the first misfit", args: `{"m":2,"o":{"k":"3"},"n":"5","n":"1"}`,
+			want: `{"m":2,"o":{"k":3},"n":"5","n":1}`},
+		{name: "parameter again, the first fits, the last too", args: `{"n":5,"m":"2","n":1}`, want: `{"n":5,"m":2,"n":1}`},
+		{name: "nested object again after the first misfit", args: `{"n":5,"m":"2","o":{"k":"3","k":"4"}}`,
+			want: `{"n":5,"m":2,"o":{"k":"3","k":4}}`},
 		{name: "out of work before the repeat", args: `{"n":"5","w":[[{"k1":"3"}]],"m":"2","n":"1"}`,
 			want: `{"n":"5","w":[[{"k1":"3"}]],"m":"2","n":"1"}`, maxWork: 1},
 	} {
@@ -1677,5 +1686,39 @@ func TestCoerceByPropertiesOrByKeys(t *testing.T) {
 	}
 	if out, err := s.Coerce(m); !errors.Is(err, ErrLimit) || asJSON(out) != asJSON(m) {
 		t.Errorf("Coerce past the budget = %.80s, %v; want the arguments as sent, ErrLimit", asJSON(out), err)
+	}
+}
+
+// CoerceJSON's walk over the text begins at the first member that does
+// not fit: the members before it are read once, by the fitter. Counted,
+// not timed: the same call with its one misfit last costs the walk one
+// member, with it first the walk meets them all.
+func TestCoerceJSONWalksFromTheFirstMisfit(t *testing.T) {
+	var props, conforming []string
+	for i := range 200 {
+		props = append(props, fmt.Sprintf(`"p%03d": {"type": "array", "items": {"type": "integer"}}`, i))
+		conforming = append(conforming, fmt.Sprintf(`"p%03d": [1, 2, 3]`, i))
+	}
+	s := mustSchema(t, Options{}, `{"type": "object", "properties": {`+strings.Join(props, ",")+
+		`, "z": {"type": "integer"}}}`)
+	body := strings.Join(conforming, ",")
+	last, first := `{`+body+`, "z": "5"}`, `{"z": "5", `+body+`}`
+	var out [2][]byte
+	work := [2]int{}
+	for i, args := range []string{last, first} {
+		work[i] = workOf(t, func() {
+			var err error
+			if out[i], err = s.CoerceJSON([]byte(args)); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if want := strings.Replace(last, `"5"`, `5`, 1); string(out[0]) != want {
+		t.Errorf("CoerceJSON(%.40s...) = %.40s..., want the call with z converted", last, out[0])
+	}
+	// Each conforming member is four values: the walk met them all when
+	// it began at the first member.
+	if work[1]-work[0] < 4*200 {
+		t.Errorf("work with the misfit last %d, first %d: the walk read the members that fit again", work[0], work[1])
 	}
 }
