@@ -18,7 +18,9 @@ import (
 //     to rename and remove (textEdits);
 //  5. convert: the walk over the text makes those edits as it meets the
 //     parameters, writes what converts, and leaves out the nulls the rule
-//     of nulls removes below the parameters (nulls.go).
+//     of nulls removes below the parameters (nulls.go); with no edits to
+//     make, it begins at the first parameter that the read found not to
+//     fit (fitter.misfit), and what fits before it is read once.
 //
 // The stages a call has passed are internal flags (stage), never the
 // caller's options rewritten. The changes are collected and returned in
